@@ -1,0 +1,838 @@
+// Package config loads the gateway's one Config from flags, V1GW_*
+// environment variables and an optional YAML file, and validates it.
+//
+// Precedence, per setting: a flag passed on the command line beats its
+// environment variable, which beats the YAML file, which beats the default.
+// An environment variable set to the empty string counts as unset.
+//
+// Every error is one line that names the setting and where its value came
+// from, for example
+//
+//	config: V1GW_RATE_LIMIT_PER_MINUTE: "-5" must be >= 0
+//	config: -compat-mode: "loose" must be one of strict, lenient
+//	config: /etc/v1gateway.yaml: rate_limit_per_minute: "abc" is not an integer
+//
+// Secrets (the key-hash secret, a Redis password) never appear in errors or
+// in Redacted.
+package config
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Config is every setting of the gateway.
+type Config struct {
+	// Listen is the address of the v1 API listener (-listen, V1GW_LISTEN, listen).
+	Listen string
+	// AdminListen is the address of /healthz, /readyz, /metrics and /usage
+	// (-admin-listen, V1GW_ADMIN_LISTEN, admin_listen).
+	AdminListen string
+	// UpstreamURL is the v2 base URL, scheme://host[:port] without /v2
+	// (-upstream, V1GW_UPSTREAM_URL, upstream_url). Validate trims a
+	// trailing "/".
+	UpstreamURL string
+	// RedisURL selects the shared Redis limiter; "" means in-memory
+	// (-redis, V1GW_REDIS_URL, redis_url).
+	RedisURL string
+	// RateLimitPerMinute is the default per-key limit; 0 disables rate
+	// limiting (-rate-limit, V1GW_RATE_LIMIT_PER_MINUTE, rate_limit_per_minute).
+	RateLimitPerMinute int
+	// CompatMode is "strict" or "lenient" (DESIGN.md P1)
+	// (-compat-mode, V1GW_COMPAT_MODE, compat_mode).
+	CompatMode string
+	// ResetMode is "reject" or "restart" (DESIGN.md P6)
+	// (-reset-mode, V1GW_RESET_MODE, reset_mode).
+	ResetMode string
+	// ConfigFile is the YAML file the settings were read from, "" for none
+	// (-config, V1GW_CONFIG).
+	ConfigFile string
+	// KeyHashSecret is the HMAC secret API keys are hashed with into key ids
+	// (V1GW_KEY_HASH_SECRET, key_hash_secret; deliberately no flag). When
+	// unset, Load generates one (hex of 32 random bytes) and sets
+	// KeyHashSecretGenerated.
+	KeyHashSecret          string
+	KeyHashSecretGenerated bool
+	// KeyLimits overrides RateLimitPerMinute per key id; 0 = unlimited
+	// (YAML key_limits only).
+	KeyLimits map[string]int
+	// LimiterFail is what happens when the limiter store is down: "open"
+	// (allow) or "closed" (reject) (-limiter-fail, V1GW_LIMITER_FAIL, limiter_fail).
+	LimiterFail string
+	// RequestTimeout bounds one upstream request
+	// (-request-timeout, V1GW_REQUEST_TIMEOUT, request_timeout).
+	RequestTimeout time.Duration
+	// DrainTimeout bounds the graceful shutdown
+	// (-drain-timeout, V1GW_DRAIN_TIMEOUT, drain_timeout).
+	DrainTimeout time.Duration
+	// Sunset, when not zero, is announced in the Sunset header (RFC 8594)
+	// (-sunset, V1GW_SUNSET, sunset).
+	Sunset time.Time
+	// SunsetLink, when set, is sent as Link: <url>; rel="sunset"
+	// (-sunset-link, V1GW_SUNSET_LINK, sunset_link).
+	SunsetLink string
+	// LogFormat is "json" or "console" (-log-format, V1GW_LOG_FORMAT, log_format).
+	LogFormat string
+	// LogLevel is debug, info, warn or error (-log-level, V1GW_LOG_LEVEL, log_level).
+	LogLevel string
+	// Demo runs the gateway in front of an in-process v2 simulator
+	// (-demo, V1GW_DEMO, demo).
+	Demo bool
+
+	// origin maps a setting's key to where its value came from ("-listen",
+	// "V1GW_LISTEN", "<file>: listen"), for error messages.
+	origin map[string]string
+}
+
+// Defaults.
+const (
+	DefaultListen             = ":8080"
+	DefaultAdminListen        = ":9090"
+	DefaultUpstreamURL        = "https://api.runpod.io"
+	DefaultRateLimitPerMinute = 60
+	DefaultRequestTimeout     = 30 * time.Second
+	DefaultDrainTimeout       = 25 * time.Second
+)
+
+// Allowed values of the enumerated settings.
+var (
+	CompatModes  = []string{"strict", "lenient"}
+	ResetModes   = []string{"reject", "restart"}
+	LimiterFails = []string{"open", "closed"}
+	LogFormats   = []string{"json", "console"}
+	LogLevels    = []string{"debug", "info", "warn", "error"}
+)
+
+// Default returns a Config holding every default. Its KeyHashSecret is
+// empty: Load generates one.
+func Default() *Config {
+	return &Config{
+		Listen:             DefaultListen,
+		AdminListen:        DefaultAdminListen,
+		UpstreamURL:        DefaultUpstreamURL,
+		RateLimitPerMinute: DefaultRateLimitPerMinute,
+		CompatMode:         "strict",
+		ResetMode:          "reject",
+		LimiterFail:        "open",
+		RequestTimeout:     DefaultRequestTimeout,
+		DrainTimeout:       DefaultDrainTimeout,
+		LogFormat:          "json",
+		LogLevel:           "info",
+	}
+}
+
+// setting describes one scalar setting and its three names.
+type setting struct {
+	key    string // YAML key, also the name in Redacted and in messages without a source
+	flag   string // flag name without "-", "" when there is none
+	env    string // environment variable, "" when there is none
+	arg    string // placeholder shown by Usage
+	def    string // default shown by Usage
+	help   string
+	isBool bool
+	// set parses raw into c. Its error is the part of the message after
+	// the source, e.g. `"abc" is not an integer`.
+	set func(c *Config, raw string) error
+}
+
+var settings = []setting{
+	{key: "listen", flag: "listen", env: "V1GW_LISTEN", arg: "ADDR", def: DefaultListen,
+		help: "address of the v1 API listener",
+		set:  func(c *Config, v string) error { c.Listen = strings.TrimSpace(v); return nil }},
+	{key: "admin_listen", flag: "admin-listen", env: "V1GW_ADMIN_LISTEN", arg: "ADDR", def: DefaultAdminListen,
+		help: "address of /healthz, /readyz, /metrics and /usage",
+		set:  func(c *Config, v string) error { c.AdminListen = strings.TrimSpace(v); return nil }},
+	{key: "upstream_url", flag: "upstream", env: "V1GW_UPSTREAM_URL", arg: "URL", def: DefaultUpstreamURL,
+		help: "v2 base URL, scheme://host[:port] without the /v2 suffix",
+		set:  func(c *Config, v string) error { c.UpstreamURL = strings.TrimSpace(v); return nil }},
+	{key: "redis_url", flag: "redis", env: "V1GW_REDIS_URL", arg: "URL", def: "",
+		help: "Redis shared by all replicas for rate limits (redis://, rediss://, unix://); empty = in-memory, per process",
+		set:  func(c *Config, v string) error { c.RedisURL = strings.TrimSpace(v); return nil }},
+	{key: "rate_limit_per_minute", flag: "rate-limit", env: "V1GW_RATE_LIMIT_PER_MINUTE", arg: "N", def: strconv.Itoa(DefaultRateLimitPerMinute),
+		help: "requests per minute per API key; 0 disables rate limiting",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.RateLimitPerMinute = n
+			return err
+		}},
+	{key: "compat_mode", flag: "compat-mode", env: "V1GW_COMPAT_MODE", arg: "MODE", def: "strict",
+		help: "v1 fields without a v2 home: strict rejects them with 400, lenient drops them (X-Compat-Dropped)",
+		set:  func(c *Config, v string) error { c.CompatMode = enumValue(v); return nil }},
+	{key: "reset_mode", flag: "reset-mode", env: "V1GW_RESET_MODE", arg: "MODE", def: "reject",
+		help: "POST /pods/{id}/reset: reject answers 400, restart emulates it (X-Compat-Emulated: reset)",
+		set:  func(c *Config, v string) error { c.ResetMode = enumValue(v); return nil }},
+	{key: "key_hash_secret", env: "V1GW_KEY_HASH_SECRET", arg: "SECRET", def: "random per process",
+		help: "HMAC secret API keys are hashed with into key ids; set it (same on every replica) to keep key ids stable",
+		set:  func(c *Config, v string) error { c.KeyHashSecret = v; return nil }},
+	{key: "limiter_fail", flag: "limiter-fail", env: "V1GW_LIMITER_FAIL", arg: "MODE", def: "open",
+		help: "when Redis is down: open allows requests, closed rejects them",
+		set:  func(c *Config, v string) error { c.LimiterFail = enumValue(v); return nil }},
+	{key: "request_timeout", flag: "request-timeout", env: "V1GW_REQUEST_TIMEOUT", arg: "DURATION", def: DefaultRequestTimeout.String(),
+		help: "deadline of one upstream request (Go duration such as 30s, or whole seconds)",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.RequestTimeout = d
+			return err
+		}},
+	{key: "drain_timeout", flag: "drain-timeout", env: "V1GW_DRAIN_TIMEOUT", arg: "DURATION", def: DefaultDrainTimeout.String(),
+		help: "how long shutdown waits for in-flight requests (Go duration or whole seconds)",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.DrainTimeout = d
+			return err
+		}},
+	{key: "sunset", flag: "sunset", env: "V1GW_SUNSET", arg: "TIME", def: "",
+		help: "announce the gateway's retirement in a Sunset header: RFC 3339 timestamp or YYYY-MM-DD (UTC midnight)",
+		set: func(c *Config, v string) error {
+			t, err := parseSunset(v)
+			c.Sunset = t
+			return err
+		}},
+	{key: "sunset_link", flag: "sunset-link", env: "V1GW_SUNSET_LINK", arg: "URL", def: "",
+		help: `page about the retirement, sent as Link: <URL>; rel="sunset"`,
+		set:  func(c *Config, v string) error { c.SunsetLink = strings.TrimSpace(v); return nil }},
+	{key: "log_format", flag: "log-format", env: "V1GW_LOG_FORMAT", arg: "FORMAT", def: "json",
+		help: "json or console",
+		set:  func(c *Config, v string) error { c.LogFormat = enumValue(v); return nil }},
+	{key: "log_level", flag: "log-level", env: "V1GW_LOG_LEVEL", arg: "LEVEL", def: "info",
+		help: "debug, info, warn or error",
+		set:  func(c *Config, v string) error { c.LogLevel = enumValue(v); return nil }},
+	{key: "demo", flag: "demo", env: "V1GW_DEMO", isBool: true, def: "false",
+		help: "serve in front of an in-process v2 simulator (for trying the gateway out)",
+		set: func(c *Config, v string) error {
+			b, err := parseBool(v)
+			c.Demo = b
+			return err
+		}},
+}
+
+const (
+	configFlag = "config"
+	configEnv  = "V1GW_CONFIG"
+)
+
+// rawFlag records a flag's text; every setting is parsed by its own set
+// function so that flags, environment and file share one set of rules and
+// messages.
+type rawFlag struct {
+	val    string
+	isBool bool
+}
+
+func (f *rawFlag) String() string     { return f.val }
+func (f *rawFlag) Set(s string) error { f.val = s; return nil }
+func (f *rawFlag) IsBoolFlag() bool   { return f.isBool }
+
+// Load builds the Config from args (without the program name), the
+// environment read through getenv (os.Getenv when nil) and the YAML file
+// named by -config or V1GW_CONFIG, then validates it. -h or -help returns
+// flag.ErrHelp, so that the caller can print Usage.
+func Load(args []string, getenv func(string) string) (*Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	fs := flag.NewFlagSet("v1gateway", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	for _, s := range settings {
+		if s.flag != "" {
+			fs.Var(&rawFlag{isBool: s.isBool}, s.flag, s.help)
+		}
+	}
+	fs.Var(&rawFlag{}, configFlag, "YAML configuration file")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, flag.ErrHelp
+		}
+		return nil, fmt.Errorf("config: %v (see -h)", err)
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("config: unexpected argument %q: every setting is a flag such as -listen :8080 (see -h)", fs.Arg(0))
+	}
+	passed := map[string]string{}
+	fs.Visit(func(f *flag.Flag) { passed[f.Name] = f.Value.String() })
+
+	c := Default()
+	c.origin = map[string]string{}
+
+	// The file: -config beats V1GW_CONFIG. An explicit -config "" means none.
+	if v, ok := passed[configFlag]; ok {
+		c.ConfigFile, c.origin["config_file"] = strings.TrimSpace(v), "-"+configFlag
+	} else if v := getenv(configEnv); v != "" {
+		c.ConfigFile, c.origin["config_file"] = strings.TrimSpace(v), configEnv
+	}
+	var file *fileValues
+	if c.ConfigFile != "" {
+		var err error
+		data, err := os.ReadFile(c.ConfigFile)
+		if err != nil {
+			return nil, fmt.Errorf("config: %s: %v", c.origin["config_file"], err)
+		}
+		if file, err = parseFile(c.ConfigFile, data); err != nil {
+			return nil, fmt.Errorf("config: %v", err)
+		}
+	}
+
+	for _, s := range settings {
+		raw, where, ok := "", "", false
+		if v, set := passed[s.flag]; s.flag != "" && set {
+			raw, where, ok = v, "-"+s.flag, true
+		} else if v := getenv(s.env); s.env != "" && v != "" {
+			raw, where, ok = v, s.env, true
+		} else if file != nil {
+			if v, set := file.scalars[s.key]; set {
+				raw, where, ok = v, c.ConfigFile+": "+s.key, true
+			}
+		}
+		if !ok {
+			continue
+		}
+		c.origin[s.key] = where
+		if err := s.set(c, raw); err != nil {
+			return nil, fmt.Errorf("config: %s: %v", where, err)
+		}
+	}
+	if file != nil && file.keyLimits != nil {
+		where := c.ConfigFile + ": key_limits"
+		c.origin["key_limits"] = where
+		c.KeyLimits = make(map[string]int, len(file.keyLimits))
+		for _, id := range sortedKeys(file.keyLimits) {
+			n, err := parseInt(file.keyLimits[id])
+			if err != nil {
+				return nil, fmt.Errorf("config: %s: key id %q: %v", where, id, err)
+			}
+			c.KeyLimits[id] = n
+		}
+	}
+
+	if c.KeyHashSecret == "" {
+		secret, err := generateSecret()
+		if err != nil {
+			return nil, fmt.Errorf("config: generating a key hash secret: %v", err)
+		}
+		c.KeyHashSecret, c.KeyHashSecretGenerated = secret, true
+		delete(c.origin, "key_hash_secret")
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+func generateSecret() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
+}
+
+// fileValues is what the YAML file set: scalars by key, and key_limits
+// (nil when absent).
+type fileValues struct {
+	scalars   map[string]string
+	keyLimits map[string]string
+}
+
+// fileConfig mirrors the YAML document. Every scalar is read as text and
+// parsed by the setting's own rules; a nil pointer means "not in the file".
+type fileConfig struct {
+	Listen             *string           `yaml:"listen"`
+	AdminListen        *string           `yaml:"admin_listen"`
+	UpstreamURL        *string           `yaml:"upstream_url"`
+	RedisURL           *string           `yaml:"redis_url"`
+	RateLimitPerMinute *string           `yaml:"rate_limit_per_minute"`
+	CompatMode         *string           `yaml:"compat_mode"`
+	ResetMode          *string           `yaml:"reset_mode"`
+	KeyHashSecret      *string           `yaml:"key_hash_secret"`
+	KeyLimits          map[string]string `yaml:"key_limits"`
+	LimiterFail        *string           `yaml:"limiter_fail"`
+	RequestTimeout     *string           `yaml:"request_timeout"`
+	DrainTimeout       *string           `yaml:"drain_timeout"`
+	Sunset             *string           `yaml:"sunset"`
+	SunsetLink         *string           `yaml:"sunset_link"`
+	LogFormat          *string           `yaml:"log_format"`
+	LogLevel           *string           `yaml:"log_level"`
+	Demo               *string           `yaml:"demo"`
+}
+
+func (f *fileConfig) scalars() map[string]*string {
+	return map[string]*string{
+		"listen": f.Listen, "admin_listen": f.AdminListen, "upstream_url": f.UpstreamURL,
+		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute,
+		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
+		"limiter_fail": f.LimiterFail, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
+		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
+		"log_level": f.LogLevel, "demo": f.Demo,
+	}
+}
+
+// fileKeys lists every key the YAML file may hold, in Usage order.
+func fileKeys() []string {
+	keys := make([]string, 0, len(settings)+1)
+	for _, s := range settings {
+		keys = append(keys, s.key)
+	}
+	return append(keys, "key_limits")
+}
+
+// parseFile reads the YAML document of the file at path; its errors start
+// with the path.
+func parseFile(path string, data []byte) (*fileValues, error) {
+	// First pass: a friendlier message than yaml.v3's for unknown keys.
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %s", path, oneLine(err.Error()))
+	}
+	if len(doc.Content) > 0 {
+		root := doc.Content[0]
+		if root.Kind != yaml.MappingNode {
+			if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+				return &fileValues{scalars: map[string]string{}}, nil
+			}
+			return nil, fmt.Errorf("%s: line %d: the file must be a mapping of settings (key: value)", path, root.Line)
+		}
+		known := map[string]bool{}
+		for _, k := range fileKeys() {
+			known[k] = true
+		}
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			k := root.Content[i]
+			if !known[k.Value] {
+				return nil, fmt.Errorf("%s: line %d: unknown setting %q (known: %s)", path, k.Line, k.Value, strings.Join(fileKeys(), ", "))
+			}
+		}
+	}
+
+	var fc fileConfig
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %s", path, oneLine(err.Error()))
+	}
+	fv := &fileValues{scalars: map[string]string{}, keyLimits: fc.KeyLimits}
+	for k, p := range fc.scalars() {
+		if p != nil {
+			fv.scalars[k] = *p
+		}
+	}
+	return fv, nil
+}
+
+// oneLine folds yaml.v3's multi-line error messages into one line.
+func oneLine(s string) string {
+	s = strings.TrimPrefix(s, "yaml: ")
+	s = strings.TrimPrefix(s, "unmarshal errors:")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+func parseInt(v string) (int, error) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil {
+		return 0, fmt.Errorf("%q is not an integer", v)
+	}
+	return n, nil
+}
+
+// parseDuration accepts a Go duration ("30s", "1m30s") or whole seconds ("30").
+func parseDuration(v string) (time.Duration, error) {
+	s := strings.TrimSpace(v)
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		if n > int64(1<<63-1)/int64(time.Second) || n < -int64(1<<63-1)/int64(time.Second) {
+			return 0, fmt.Errorf("%q is too large", v)
+		}
+		return time.Duration(n) * time.Second, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration such as 30s or 1m (or whole seconds)", v)
+	}
+	return d, nil
+}
+
+func parseBool(v string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "t", "true", "yes", "y", "on":
+		return true, nil
+	case "0", "f", "false", "no", "n", "off":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q is not a boolean (true or false)", v)
+}
+
+// parseSunset accepts an RFC 3339 timestamp or a YYYY-MM-DD date (UTC
+// midnight); "" is no sunset.
+func parseSunset(v string) (time.Time, error) {
+	s := strings.TrimSpace(v)
+	if s == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t.UTC(), nil
+	}
+	if t, err := time.Parse(time.DateOnly, s); err == nil {
+		return t, nil
+	}
+	return time.Time{}, fmt.Errorf("%q must be an RFC 3339 timestamp (2026-11-15T00:00:00Z) or a date (2026-11-15)", v)
+}
+
+func enumValue(v string) string { return strings.ToLower(strings.TrimSpace(v)) }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// where names the source of a setting's value for messages: the flag, the
+// variable or "<file>: key"; the bare key when unknown (defaults, or a
+// Config built in code).
+func (c *Config) where(key string) string {
+	if w, ok := c.origin[key]; ok {
+		return w
+	}
+	return key
+}
+
+func (c *Config) errorf(key, format string, a ...any) error {
+	return fmt.Errorf("config: %s: %s", c.where(key), fmt.Sprintf(format, a...))
+}
+
+// Validate checks every setting and returns the first problem as one line
+// naming the setting and its source. It never includes a secret. On
+// success, UpstreamURL is normalised to scheme://host[:port].
+func (c *Config) Validate() error {
+	if err := c.checkAddr("listen", c.Listen); err != nil {
+		return err
+	}
+	if err := c.checkAddr("admin_listen", c.AdminListen); err != nil {
+		return err
+	}
+	if c.Listen == c.AdminListen && !strings.HasSuffix(c.Listen, ":0") {
+		return c.errorf("admin_listen", "%q must differ from listen", c.AdminListen)
+	}
+	upstream, err := c.checkUpstream()
+	if err != nil {
+		return err
+	}
+	if err := c.checkRedis(); err != nil {
+		return err
+	}
+	if c.RateLimitPerMinute < 0 {
+		return c.errorf("rate_limit_per_minute", "%q must be >= 0 (0 disables rate limiting)", strconv.Itoa(c.RateLimitPerMinute))
+	}
+	for _, e := range []struct {
+		key, val string
+		allowed  []string
+	}{
+		{"compat_mode", c.CompatMode, CompatModes},
+		{"reset_mode", c.ResetMode, ResetModes},
+		{"limiter_fail", c.LimiterFail, LimiterFails},
+	} {
+		if !contains(e.allowed, e.val) {
+			return c.errorf(e.key, "%q must be one of %s", e.val, strings.Join(e.allowed, ", "))
+		}
+	}
+	if c.KeyHashSecret == "" {
+		return c.errorf("key_hash_secret", "must not be empty (leave V1GW_KEY_HASH_SECRET unset to generate one)")
+	}
+	for _, id := range sortedKeys(c.KeyLimits) {
+		if id == "" {
+			return c.errorf("key_limits", "a key id must not be empty")
+		}
+		if n := c.KeyLimits[id]; n < 0 {
+			return c.errorf("key_limits", "key id %q: %q must be >= 0 (0 = unlimited)", id, strconv.Itoa(n))
+		}
+	}
+	if len(c.KeyLimits) > 0 && c.KeyHashSecretGenerated {
+		return c.errorf("key_limits", "needs V1GW_KEY_HASH_SECRET (or key_hash_secret): key ids are derived from it, and a generated secret changes on every start")
+	}
+	if c.RequestTimeout <= 0 {
+		return c.errorf("request_timeout", "%q must be > 0", c.RequestTimeout.String())
+	}
+	if c.DrainTimeout <= 0 {
+		return c.errorf("drain_timeout", "%q must be > 0", c.DrainTimeout.String())
+	}
+	if c.SunsetLink != "" {
+		if err := checkLink(c.SunsetLink); err != nil {
+			return c.errorf("sunset_link", "%q %v", c.SunsetLink, err)
+		}
+	}
+	if !contains(LogFormats, c.LogFormat) {
+		return c.errorf("log_format", "%q must be one of %s", c.LogFormat, strings.Join(LogFormats, ", "))
+	}
+	if !contains(LogLevels, c.LogLevel) {
+		return c.errorf("log_level", "%q must be one of %s", c.LogLevel, strings.Join(LogLevels, ", "))
+	}
+	c.UpstreamURL = upstream
+	return nil
+}
+
+func contains(list []string, v string) bool {
+	for _, s := range list {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Config) checkAddr(key, addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil || port == "" || strings.ContainsAny(host, " /") {
+		return c.errorf(key, "%q must be host:port or :port (e.g. :8080)", addr)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return c.errorf(key, "%q has an invalid port", addr)
+	}
+	return nil
+}
+
+// checkUpstream validates UpstreamURL and returns its normal form.
+func (c *Config) checkUpstream() (string, error) {
+	const key = "upstream_url"
+	raw := c.UpstreamURL
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", c.errorf(key, "%s is not a valid URL", showURL(raw))
+	}
+	shown := showURL(raw)
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", c.errorf(key, "%s must be an absolute http(s) URL such as %s", shown, DefaultUpstreamURL)
+	}
+	if u.User != nil {
+		return "", c.errorf(key, "%s must not contain user information", shown)
+	}
+	if p := strings.TrimRight(u.EscapedPath(), "/"); p != "" {
+		if strings.HasSuffix(strings.ToLower(p), "/v2") {
+			return "", c.errorf(key, "%s must be given without the /v2 suffix (e.g. %s): the gateway adds /v2 itself", shown, DefaultUpstreamURL)
+		}
+		return "", c.errorf(key, "%s must be scheme://host[:port] only, without a path", shown)
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		return "", c.errorf(key, "%s must not have a query", shown)
+	}
+	if u.Fragment != "" || strings.Contains(raw, "#") {
+		return "", c.errorf(key, "%s must not have a fragment", shown)
+	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return "", c.errorf(key, "%s has an invalid port", shown)
+		}
+	}
+	return u.Scheme + "://" + u.Host, nil
+}
+
+func (c *Config) checkRedis() error {
+	const key = "redis_url"
+	raw := c.RedisURL
+	if raw == "" {
+		return nil
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return c.errorf(key, "%s is not a valid URL", showURL(raw))
+	}
+	shown := showURL(raw)
+	switch u.Scheme {
+	case "redis", "rediss":
+		if u.Host == "" {
+			return c.errorf(key, "%s needs a host, e.g. redis://redis:6379/0", shown)
+		}
+	case "unix":
+		if u.Path == "" {
+			return c.errorf(key, "%s needs a socket path, e.g. unix:///run/redis.sock", shown)
+		}
+	default:
+		return c.errorf(key, "%s must use scheme redis, rediss or unix (e.g. redis://redis:6379/0)", shown)
+	}
+	return nil
+}
+
+func checkLink(s string) error {
+	for _, r := range s {
+		if r <= ' ' || r >= 0x7f || r == '<' || r == '>' || r == '"' {
+			return errors.New(`must not contain spaces, control characters, '<', '>', '"' or non-ASCII characters (percent-encode them)`)
+		}
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return errors.New("must be an absolute http(s) URL")
+	}
+	return nil
+}
+
+// showURL quotes a URL for a message with its secrets masked; when the URL
+// cannot be parsed with certainty, it is not shown at all.
+func showURL(raw string) string {
+	r, ok := redactURL(raw)
+	if !ok {
+		return "(value not shown: it cannot be parsed and may hold a password)"
+	}
+	return strconv.Quote(r)
+}
+
+// redactURL masks the password in a URL's user information and every
+// query parameter whose name suggests a secret. ok is false when the URL
+// cannot be parsed, or when it holds an '@' that was not parsed as user
+// information (a password with a '/' or '#' in it): then nothing of it can
+// be shown safely.
+func redactURL(raw string) (string, bool) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", false
+	}
+	ats := strings.Count(raw, "@")
+	if (u.User == nil && ats > 0) || (u.User != nil && ats != 1) {
+		// A password that contains '/' or '#', or a stray '@': the split
+		// between userinfo, host and path is not certain.
+		return "", false
+	}
+	if u.RawQuery != "" {
+		q, err := url.ParseQuery(u.RawQuery)
+		if err != nil {
+			return "", false
+		}
+		for k := range q {
+			lk := strings.ToLower(k)
+			if strings.Contains(lk, "pass") || strings.Contains(lk, "secret") || strings.Contains(lk, "token") {
+				for i := range q[k] {
+					q[k][i] = "xxxxx"
+				}
+			}
+		}
+		u.RawQuery = q.Encode()
+	}
+	if u.User != nil {
+		if _, has := u.User.Password(); !has && u.User.Username() != "" {
+			// redis://secret@host: go-redis reads it as a user name, but
+			// people put passwords there.
+			u.User = url.User("xxxxx")
+		}
+	}
+	return u.Redacted(), true
+}
+
+// Redacted returns every setting for the start-up log, keyed by its YAML
+// name, with secrets masked.
+func (c *Config) Redacted() map[string]any {
+	redis := c.RedisURL
+	if redis != "" {
+		if r, ok := redactURL(redis); ok {
+			redis = r
+		} else {
+			redis = "[redacted: unparsable URL]"
+		}
+	}
+	secret := ""
+	if c.KeyHashSecret != "" {
+		secret = "[redacted]"
+	}
+	limits := make(map[string]int, len(c.KeyLimits))
+	for k, v := range c.KeyLimits {
+		limits[k] = v
+	}
+	sunset := ""
+	if !c.Sunset.IsZero() {
+		sunset = c.Sunset.UTC().Format(time.RFC3339)
+	}
+	upstream := c.UpstreamURL
+	if r, ok := redactURL(upstream); ok {
+		upstream = r
+	} else if upstream != "" {
+		upstream = "[redacted: unparsable URL]"
+	}
+	return map[string]any{
+		"listen":                    c.Listen,
+		"admin_listen":              c.AdminListen,
+		"upstream_url":              upstream,
+		"redis_url":                 redis,
+		"rate_limit_per_minute":     c.RateLimitPerMinute,
+		"compat_mode":               c.CompatMode,
+		"reset_mode":                c.ResetMode,
+		"config_file":               c.ConfigFile,
+		"key_hash_secret":           secret,
+		"key_hash_secret_generated": c.KeyHashSecretGenerated,
+		"key_limits":                limits,
+		"limiter_fail":              c.LimiterFail,
+		"request_timeout":           c.RequestTimeout.String(),
+		"drain_timeout":             c.DrainTimeout.String(),
+		"sunset":                    sunset,
+		"sunset_link":               c.SunsetLink,
+		"log_format":                c.LogFormat,
+		"log_level":                 c.LogLevel,
+		"demo":                      c.Demo,
+	}
+}
+
+// Usage prints every setting: its flag, environment variable, YAML key and
+// default.
+func Usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(`Every setting comes from a flag, a V1GW_* environment variable or the YAML file
+named by -config: a flag beats the environment, which beats the file, which
+beats the default. An empty environment variable counts as unset.
+
+Flags:
+`)
+	line := func(name, env, key, def, help string) {
+		fmt.Fprintf(&b, "  %s\n", name)
+		var src []string
+		if env != "" {
+			src = append(src, "env "+env)
+		}
+		if key != "" {
+			src = append(src, "file "+key)
+		}
+		if def != "" {
+			src = append(src, "default "+strconv.Quote(def))
+		}
+		fmt.Fprintf(&b, "        %s\n", help)
+		if len(src) > 0 {
+			fmt.Fprintf(&b, "        (%s)\n", strings.Join(src, ", "))
+		}
+	}
+	line("-config FILE", configEnv, "", "", "YAML file with any of the settings below (file keys) and key_limits")
+	for _, s := range settings {
+		if s.flag == "" {
+			continue
+		}
+		name := "-" + s.flag
+		if s.arg != "" {
+			name += " " + s.arg
+		}
+		line(name, s.env, s.key, s.def, s.help)
+	}
+	b.WriteString("\nEnvironment or file only (secrets do not belong on a command line):\n")
+	for _, s := range settings {
+		if s.flag != "" {
+			continue
+		}
+		fmt.Fprintf(&b, "  %s / %s\n        %s\n        (default: %s)\n", s.env, s.key, s.help, s.def)
+	}
+	b.WriteString(`
+File only:
+  key_limits: {<key id>: <requests per minute>}
+        per-key-id overrides of -rate-limit, 0 = unlimited; key ids are derived
+        from V1GW_KEY_HASH_SECRET, which must then be set
+  -h, -help
+        print this help
+`)
+	io.WriteString(w, b.String())
+}
