@@ -1,0 +1,182 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Problem is a v2 RFC 9457 problem body.
+type Problem struct {
+	Title  string   `json:"title"`
+	Status int      `json:"status"`
+	Detail string   `json:"detail"`
+	Errors []string `json:"errors,omitempty"`
+}
+
+// V1Error is the v1 error body.
+type V1Error struct {
+	Message string `json:"message"`
+}
+
+// maxEchoBytes bounds how much of a body that is not a problem (an HTML error
+// page, a proxy's plain-text complaint) ends up in a v1 message.
+const maxEchoBytes = 512
+
+// ProblemMessage turns a v2 error body into the text of a v1 error
+// message (MAPPING.md §0.3): the problem's detail, followed by ": " and its
+// errors joined by "; " when it has any. Without a detail it uses the
+// title (or a "message" field); a body that is not a problem at all (empty,
+// HTML, garbage) gives http.StatusText(status), followed by at most ~512
+// bytes of the body when that is short plain text. It never panics.
+func ProblemMessage(body []byte, status int) string {
+	if msg, ok := problemBodyText(body, status); ok {
+		return msg
+	}
+	fallback := http.StatusText(status)
+	if fallback == "" {
+		fallback = fmt.Sprintf("upstream answered with status %d", status)
+	}
+	if t := plainTextBody(body); t != "" {
+		return fallback + ": " + t
+	}
+	return fallback
+}
+
+// problemBodyText reads a JSON object with detail/title/message and errors.
+// Fields of an unexpected type are ignored rather than failing the whole
+// body.
+func problemBodyText(body []byte, status int) (string, bool) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return "", false
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &obj); err != nil {
+		return "", false
+	}
+	str := func(key string) string {
+		var s string
+		if raw, ok := obj[key]; ok && json.Unmarshal(raw, &s) == nil {
+			return strings.TrimSpace(s)
+		}
+		return ""
+	}
+	var errs []string
+	if raw, ok := obj["errors"]; ok {
+		var items []json.RawMessage
+		if json.Unmarshal(raw, &items) == nil {
+			for _, it := range items {
+				var s string
+				if json.Unmarshal(it, &s) != nil {
+					// Not a string: show its compact JSON, bounded.
+					var b bytes.Buffer
+					if json.Compact(&b, it) != nil {
+						continue
+					}
+					s = truncateMsg(b.String(), maxEchoBytes)
+				}
+				if s = strings.TrimSpace(s); s != "" {
+					errs = append(errs, s)
+				}
+			}
+		}
+	}
+	msg := str("detail")
+	if msg == "" {
+		msg = str("title")
+	}
+	if msg == "" {
+		msg = str("message")
+	}
+	if msg == "" && len(errs) == 0 {
+		return "", false
+	}
+	if msg == "" {
+		msg = http.StatusText(status)
+		if msg == "" {
+			msg = fmt.Sprintf("upstream answered with status %d", status)
+		}
+	}
+	if len(errs) > 0 {
+		msg += ": " + strings.Join(errs, "; ")
+	}
+	return msg, true
+}
+
+// plainTextBody returns a short, single-line version of a plain-text body, or
+// "" when the body is empty, not UTF-8, markup or JSON.
+func plainTextBody(body []byte) string {
+	if len(body) > 4*maxEchoBytes {
+		body = body[:4*maxEchoBytes]
+		// Do not cut a rune in half.
+		for len(body) > 0 && !utf8.Valid(body) {
+			body = body[:len(body)-1]
+		}
+	}
+	t := strings.TrimSpace(string(body))
+	if t == "" || !utf8.ValidString(t) || t[0] == '<' || t[0] == '{' || t[0] == '[' {
+		return ""
+	}
+	t = strings.Join(strings.FieldsFunc(t, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+	return truncateMsg(t, maxEchoBytes)
+}
+
+// truncateMsg cuts s to at most n bytes on a rune boundary, marking the cut.
+func truncateMsg(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// V1Status maps the status of a v2 answer to the status the v1 client gets
+// for op (DESIGN.md P5, MAPPING.md §0.4):
+//
+//	2xx            → op.Success (201 for CreatePod, 200 for other creates, 204 for deletes)
+//	404            → op.NotFoundStatus() (404 on GETs, 400 where v1 documented only 400)
+//	400 402 409 422 and any other 4xx → 400
+//	401 403 429    → unchanged
+//	5xx and anything else (1xx, 3xx, out of range) → 502
+//
+// A nil op keeps 2xx statuses and 404 as they are.
+func V1Status(op *Operation, v2Status int) int {
+	switch {
+	case v2Status >= 200 && v2Status < 300:
+		if op == nil || op.Success == 0 {
+			return v2Status
+		}
+		return op.Success
+	case v2Status == http.StatusNotFound:
+		if op == nil {
+			return http.StatusNotFound
+		}
+		return op.NotFoundStatus()
+	case v2Status == http.StatusUnauthorized, v2Status == http.StatusForbidden, v2Status == http.StatusTooManyRequests:
+		return v2Status
+	case v2Status >= 400 && v2Status < 500:
+		// 400, 402, 409, 422 and every other client error: v1 documents
+		// only 400 for a rejected request.
+		return http.StatusBadRequest
+	default:
+		return http.StatusBadGateway
+	}
+}
+
+// EncodeV1Error returns the v1 error body {"message": msg} followed by a
+// newline.
+func EncodeV1Error(msg string) []byte {
+	b, err := json.Marshal(V1Error{Message: msg})
+	if err != nil { // cannot happen for a struct of one string
+		return []byte("{\"message\":\"internal error\"}\n")
+	}
+	return append(b, '\n')
+}
