@@ -160,7 +160,7 @@ var settings = []setting{
 		help: "v2 base URL, scheme://host[:port] without the /v2 suffix",
 		set:  func(c *Config, v string) error { c.UpstreamURL = strings.TrimSpace(v); return nil }},
 	{key: "redis_url", flag: "redis", env: "V1GW_REDIS_URL", arg: "URL", def: "",
-		help: "Redis shared by all replicas for rate limits (redis://, rediss://, unix://); empty = in-memory, per process",
+		help: "Redis shared by all replicas for rate limits: redis://host:6379/0, rediss:// (TLS), unix://, cluster redis://h1:6379?addr=h2:6379, sentinel redis-sentinel://s1:26379,s2:26379/master; empty = in-memory, per process",
 		set:  func(c *Config, v string) error { c.RedisURL = strings.TrimSpace(v); return nil }},
 	{key: "rate_limit_per_minute", flag: "rate-limit", env: "V1GW_RATE_LIMIT_PER_MINUTE", arg: "N", def: strconv.Itoa(DefaultRateLimitPerMinute),
 		help: "requests per minute per API key; 0 disables rate limiting",
@@ -655,12 +655,16 @@ func (c *Config) checkRedis() error {
 		if u.Host == "" {
 			return c.errorf(key, "%s needs a host, e.g. redis://redis:6379/0", shown)
 		}
+	case "redis-sentinel", "rediss-sentinel":
+		if u.Host == "" || strings.Trim(u.Path, "/") == "" {
+			return c.errorf(key, "%s needs sentinel hosts and a master name, e.g. redis-sentinel://s1:26379,s2:26379/mymaster", shown)
+		}
 	case "unix":
 		if u.Path == "" {
 			return c.errorf(key, "%s needs a socket path, e.g. unix:///run/redis.sock", shown)
 		}
 	default:
-		return c.errorf(key, "%s must use scheme redis, rediss or unix (e.g. redis://redis:6379/0)", shown)
+		return c.errorf(key, "%s must use scheme redis, rediss, unix, redis-sentinel or rediss-sentinel (e.g. redis://redis:6379/0)", shown)
 	}
 	return nil
 }
@@ -835,4 +839,25 @@ File only:
         print this help
 `)
 	io.WriteString(w, b.String())
+}
+
+// Setting describes one setting and its names, for documentation and for
+// the tests that check deployments and docs against this package.
+type Setting struct {
+	Key     string // YAML key
+	Flag    string // flag name without "-" ("" when there is none)
+	Env     string // environment variable ("" when there is none)
+	Default string
+	Help    string
+}
+
+// Settings lists every scalar setting, in the order of Usage, followed by
+// the YAML-only map settings.
+func Settings() []Setting {
+	out := make([]Setting, 0, len(settings)+1)
+	for _, s := range settings {
+		out = append(out, Setting{Key: s.key, Flag: s.flag, Env: s.env, Default: s.def, Help: s.help})
+	}
+	out = append(out, Setting{Key: "key_limits", Help: "per-key-id rate-limit overrides (YAML only)"})
+	return out
 }

@@ -302,7 +302,7 @@ func TestErrors(t *testing.T) {
 		{"upstream bad port", []string{"-upstream", "https://api.runpod.io:0"}, nil, "", "has an invalid port"},
 
 		// Redis.
-		{"redis scheme", []string{"-redis", "http://redis:6379"}, nil, "", `config: -redis: "http://redis:6379" must use scheme redis, rediss or unix`},
+		{"redis scheme", []string{"-redis", "http://redis:6379"}, nil, "", `config: -redis: "http://redis:6379" must use scheme redis, rediss, unix, redis-sentinel or rediss-sentinel`},
 		{"redis no host", nil, env{"V1GW_REDIS_URL": "redis:///0"}, "", "V1GW_REDIS_URL: \"redis:///0\" needs a host"},
 		{"redis unix no path", nil, env{"V1GW_REDIS_URL": "unix://"}, "", "needs a socket path"},
 		{"redis bad scheme with password", nil, env{"V1GW_REDIS_URL": "tcp://user:" + secret + "@redis:6379"}, "", `"tcp://user:xxxxx@redis:6379" must use scheme`},
@@ -549,5 +549,32 @@ func TestFileErrorNamesTheFile(t *testing.T) {
 	want = fmt.Sprintf(`config: %s: key_limits: key id "k1": "" is not an integer`, f)
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %q", err, want)
+	}
+}
+
+func TestSentinelURLAccepted(t *testing.T) {
+	for _, u := range []string{"redis-sentinel://s1:26379,s2:26379/mymaster", "rediss-sentinel://:pw@s1:26379/m?db=2"} {
+		if _, err := Load([]string{"-redis", u}, func(string) string { return "" }); err != nil {
+			t.Errorf("%s: %v", u, err)
+		}
+	}
+	_, err := Load([]string{"-redis", "redis-sentinel://s1:26379"}, func(string) string { return "" })
+	if err == nil || !strings.Contains(err.Error(), "master name") {
+		t.Errorf("sentinel URL without master name: %v", err)
+	}
+}
+
+func TestSettingsListsEveryName(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range Settings() {
+		if s.Key == "" || seen[s.Key] {
+			t.Errorf("setting %+v: empty or duplicate key", s)
+		}
+		seen[s.Key] = true
+	}
+	for _, k := range []string{"listen", "upstream_url", "redis_url", "rate_limit_per_minute", "compat_mode", "reset_mode", "key_hash_secret", "key_limits"} {
+		if !seen[k] {
+			t.Errorf("Settings() lacks %s", k)
+		}
 	}
 }
