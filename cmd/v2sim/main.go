@@ -1,0 +1,101 @@
+// Command v2sim serves the in-memory simulator of the Runpod REST API v2
+// (package v2sim) on its own port, for demos, end-to-end tests and CI.
+//
+//	go run ./cmd/v2sim -listen :8081 -seed=true -rate-limit 0 -keys key1,key2
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/v1gateway/v1gateway/v2sim"
+)
+
+func main() {
+	if err := run(context.Background(), os.Args[1:], os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "v2sim:", err)
+		os.Exit(2)
+	}
+}
+
+// run parses flags, serves until ctx is cancelled or SIGINT/SIGTERM arrives,
+// then drains in-flight requests. ready, when not nil, receives the base URL
+// once the listener is up.
+func run(ctx context.Context, args []string, logOut io.Writer, ready func(baseURL string)) error {
+	fs := flag.NewFlagSet("v2sim", flag.ContinueOnError)
+	fs.SetOutput(logOut)
+	listen := fs.String("listen", ":8081", "address to listen on")
+	seed := fs.Bool("seed", true, "populate demo data (pods, template, endpoint, volume, registry)")
+	rateLimit := fs.Int("rate-limit", 0, "requests per key per minute (0 disables rate limiting)")
+	keys := fs.String("keys", "", "comma-separated accepted API keys (empty: any bearer token)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *rateLimit < 0 {
+		return errors.New("-rate-limit must be >= 0")
+	}
+	var keyList []string
+	for _, k := range strings.Split(*keys, ",") {
+		if k = strings.TrimSpace(k); k != "" {
+			keyList = append(keyList, k)
+		}
+	}
+	logger := log.New(logOut, "", log.LstdFlags)
+
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{
+		Handler:           v2sim.New(v2sim.Options{Keys: keyList, RateLimitPerMinute: *rateLimit, Seed: *seed}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	logger.Printf("v2sim listening on %s (seed=%t, rate-limit=%d/min, keys=%d)", baseURL(ln.Addr()), *seed, *rateLimit, len(keyList))
+	if ready != nil {
+		ready(baseURL(ln.Addr()))
+	}
+
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	logger.Printf("v2sim stopped")
+	return nil
+}
+
+func baseURL(addr net.Addr) string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return "http://" + addr.String()
+	}
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() {
+		host = "localhost"
+	}
+	return "http://" + net.JoinHostPort(host, port)
+}
