@@ -1,0 +1,155 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// A v1 operation is performed by its plan: a function that turns the v1
+// request into v2 calls, made in order through a Caller, and folds their
+// answers into the v1 answer. Plans do no I/O of their own — every call goes
+// through the Caller — so each one is tested with a scripted Caller and no
+// network (see plan_test.go), and multi-call operations (create + lock,
+// candidate loops, GET-before-PATCH, include* expansions) stay readable in
+// one place.
+
+// V2Call is one request to v2. Path is escaped and starts with /v2/; build it
+// with V2Path so that ids are always percent-encoded.
+type V2Call struct {
+	Method string
+	Path   string
+	Query  url.Values
+	Body   []byte // JSON, nil for none
+}
+
+// V2Answer is one HTTP answer of v2, fully read.
+type V2Answer struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// OK reports a 2xx status.
+func (a *V2Answer) OK() bool { return a.Status >= 200 && a.Status < 300 }
+
+// Caller makes v2 calls. Call returns an error only when no HTTP answer was
+// obtained (connection refused, timeout, breaker open); every HTTP status,
+// including 5xx, is an answer.
+type Caller interface {
+	Call(ctx context.Context, c V2Call) (*V2Answer, error)
+}
+
+// Options are the gateway settings plans depend on.
+type Options struct {
+	Lenient      bool             // V1GW_COMPAT_MODE=lenient: drop untranslatable fields instead of rejecting
+	ResetRestart bool             // V1GW_RESET_MODE=restart: emulate reset
+	Now          func() time.Time // nil: time.Now
+}
+
+// Request is a v1 request as the gateway received it.
+type Request struct {
+	Op      *Operation
+	Params  map[string]string // v1 path parameters, percent-decoded
+	Query   url.Values
+	Body    []byte
+	Options Options
+}
+
+// Result is the v1 answer a plan produced.
+type Result struct {
+	Status int
+	Body   []byte // JSON; nil for none (204)
+	// Headers the gateway adds to say what it did beyond a plain translation.
+	Warnings   []string // X-Compat-Warning: something the client asked for was not (fully) applied
+	Dropped    []string // X-Compat-Dropped: fields dropped in lenient mode
+	Emulated   string   // X-Compat-Emulated: an operation v2 lacks, emulated
+	RetryAfter string   // Retry-After of a 429
+	// Calls lists the v2 calls made ("GET /v2/pods -> 200"), for the access log.
+	Calls []string
+}
+
+// PlanFunc performs a v1 operation.
+type PlanFunc func(ctx context.Context, req *Request, c Caller) *Result
+
+// V2Path builds an escaped v2 path: each %s in format is replaced by the
+// corresponding id, percent-encoded as one path segment (P9).
+func V2Path(format string, ids ...string) string {
+	var b strings.Builder
+	i := 0
+	for j := 0; j < len(format); j++ {
+		if format[j] == '%' && j+1 < len(format) && format[j+1] == 's' && i < len(ids) {
+			b.WriteString(url.PathEscape(ids[i]))
+			i++
+			j++
+			continue
+		}
+		b.WriteByte(format[j])
+	}
+	return b.String()
+}
+
+// ValidID reports whether a v1 path id can be forwarded into a v2 path
+// without addressing another route: not empty, not a dot segment, at most
+// 191 bytes, no control characters.
+func ValidID(id string) bool {
+	if id == "" || id == "." || id == ".." || len(id) > 191 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if id[i] < 0x20 || id[i] == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// Errorf-style constructors of v1 answers.
+
+// Fail is a v1 error answer the gateway raises itself.
+func Fail(status int, msg string) *Result {
+	return &Result{Status: status, Body: EncodeV1Error(msg)}
+}
+
+// FromV2Error turns a v2 error answer into the v1 answer the operation
+// documents (P5): status per V1Status, message from the problem body,
+// Retry-After kept on 429.
+func FromV2Error(op *Operation, a *V2Answer) *Result {
+	r := Fail(V1Status(op, a.Status), ProblemMessage(a.Body, a.Status))
+	if a.Status == http.StatusTooManyRequests && a.Header != nil {
+		r.RetryAfter = a.Header.Get("Retry-After")
+	}
+	return r
+}
+
+// FromCallError is the v1 answer when v2 gave no HTTP answer at all.
+func FromCallError(err error) *Result {
+	var ue interface{ Unavailable() bool }
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return Fail(http.StatusGatewayTimeout, "upstream v2 API did not answer in time")
+	case errors.As(err, &ue) && ue.Unavailable():
+		return Fail(http.StatusServiceUnavailable, "upstream unavailable")
+	default:
+		return Fail(http.StatusBadGateway, "upstream v2 API unreachable")
+	}
+}
+
+// JSON is a successful v1 answer with v as its JSON body.
+func JSON(status int, v any) *Result {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return Fail(http.StatusInternalServerError, "cannot encode the answer: "+err.Error())
+	}
+	return &Result{Status: status, Body: b}
+}
+
+// notTranslated answers an operation whose plan is not written yet: 501,
+// loudly, so that a client never mistakes it for success.
+func notTranslated(req *Request) *Result {
+	return Fail(http.StatusNotImplemented, req.Op.Name+" ("+req.Op.Method+" /v1"+req.Op.Path+") is not implemented yet by this gateway")
+}

@@ -1,0 +1,877 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// This file reads v1 pod request bodies (PodCreateInput, PodUpdateInput)
+// field by field, so that every problem names its field: malformed JSON,
+// wrong JSON types, values v2 would certainly reject, values outside v1's
+// enums, and the fields that have no v2 home (P1).
+
+// v1 defaults (PodCreateInput) the gateway sends explicitly on a create
+// without templateId (P2).
+const (
+	v1DefaultName        = "my pod"
+	v1DefaultDisk        = 50
+	v1DefaultVolumeInGb  = 20
+	v1DefaultMountPath   = "/workspace"
+	v1DefaultGPUCount    = 1
+	v1DefaultVCPUCount   = 2
+	v1DefaultCloud       = "SECURE"
+	v1DefaultMinRAMPer   = 8
+	v1DefaultMinVCPUPer  = 2
+	v1NameMaxLength      = 191
+	v2PersistentMinimum  = 10
+	maxCandidatesPerPod  = 64
+	maxCountryCodesOnPod = 64
+)
+
+// v1DefaultPorts is H-ports: v1 writes its default as the string
+// "8888/http,22/tcp".
+var v1DefaultPorts = []string{"8888/http", "22/tcp"}
+
+// Enumerations of the v1 contract (PodCreateInput), enforced as v1 did.
+var (
+	v1GPUTypeIDs = setOf(
+		"NVIDIA GeForce RTX 4090", "NVIDIA A40", "NVIDIA RTX A5000", "NVIDIA GeForce RTX 5090",
+		"NVIDIA H100 80GB HBM3", "NVIDIA GeForce RTX 3090", "NVIDIA RTX A4500", "NVIDIA L40S",
+		"NVIDIA H200", "NVIDIA L4", "NVIDIA RTX 6000 Ada Generation", "NVIDIA A100-SXM4-80GB",
+		"NVIDIA RTX 4000 Ada Generation", "NVIDIA RTX A6000", "NVIDIA A100 80GB PCIe",
+		"NVIDIA RTX 2000 Ada Generation", "NVIDIA RTX A4000", "NVIDIA RTX PRO 6000 Blackwell Server Edition",
+		"NVIDIA H100 PCIe", "NVIDIA H100 NVL", "NVIDIA L40", "NVIDIA B200", "NVIDIA GeForce RTX 3080 Ti",
+		"NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "NVIDIA GeForce RTX 3080",
+		"NVIDIA GeForce RTX 3070", "AMD Instinct MI300X OAM", "NVIDIA GeForce RTX 4080 SUPER",
+		"Tesla V100-PCIE-16GB", "Tesla V100-SXM2-32GB", "NVIDIA RTX 5000 Ada Generation",
+		"NVIDIA GeForce RTX 4070 Ti", "NVIDIA RTX 4000 SFF Ada Generation", "NVIDIA GeForce RTX 3090 Ti",
+		"NVIDIA RTX A2000", "NVIDIA GeForce RTX 4080", "NVIDIA A30", "NVIDIA GeForce RTX 5080",
+		"Tesla V100-FHHL-16GB", "NVIDIA H200 NVL", "Tesla V100-SXM2-16GB",
+		"NVIDIA RTX PRO 6000 Blackwell Max-Q Workstation Edition", "NVIDIA A5000 Ada",
+		"Tesla V100-PCIE-32GB", "NVIDIA  RTX A4500", "NVIDIA  A30", "NVIDIA GeForce RTX 3080TI",
+		"Tesla T4", "NVIDIA RTX A30")
+	v1CPUFlavorIDs   = setOf("cpu3c", "cpu3g", "cpu3m", "cpu5c", "cpu5g", "cpu5m")
+	v1CudaVersions   = setOf("13.0", "12.9", "12.8", "12.7", "12.6", "12.5", "12.4", "12.3", "12.2", "12.1", "12.0", "11.8")
+	v1DataCenterIDs  = setOf("EU-RO-1", "CA-MTL-1", "EU-SE-1", "US-IL-1", "EUR-IS-1", "EU-CZ-1", "US-TX-3", "EUR-IS-2", "US-KS-2", "US-GA-2", "US-WA-1", "US-TX-1", "CA-MTL-3", "EU-NL-1", "US-TX-4", "US-CA-2", "US-NC-1", "OC-AU-1", "US-DE-1", "EUR-IS-3", "CA-MTL-2", "AP-JP-1", "EUR-NO-1", "EU-FR-1", "US-KS-3", "US-GA-1")
+	v1CloudTypes     = setOf("SECURE", "COMMUNITY")
+	v1ComputeTypes   = setOf("GPU", "CPU")
+	v1PriorityValues = setOf("availability", "custom")
+)
+
+func setOf(vals ...string) map[string]struct{} {
+	m := make(map[string]struct{}, len(vals))
+	for _, v := range vals {
+		m[v] = struct{}{}
+	}
+	return m
+}
+
+// Field sets of the two v1 bodies; a key outside them is unknown.
+var (
+	podCreateFields = setOf("allowedCudaVersions", "cloudType", "computeType", "containerDiskInGb",
+		"containerRegistryAuthId", "countryCodes", "cpuFlavorIds", "cpuFlavorPriority", "dataCenterIds",
+		"dataCenterPriority", "dockerEntrypoint", "dockerStartCmd", "env", "globalNetworking", "gpuCount",
+		"gpuTypeIds", "gpuTypePriority", "imageName", "interruptible", "locked", "minDiskBandwidthMBps",
+		"minDownloadMbps", "minRAMPerGPU", "minUploadMbps", "minVCPUPerGPU", "name", "networkVolumeId",
+		"ports", "supportPublicIp", "templateId", "vcpuCount", "volumeInGb", "volumeMountPath")
+	podUpdateFields = setOf("containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint",
+		"dockerStartCmd", "env", "globalNetworking", "imageName", "locked", "name", "ports",
+		"volumeInGb", "volumeMountPath")
+)
+
+// bodyFields reads the top-level fields of a v1 JSON object body, collecting
+// one message per faulty field.
+type bodyFields struct {
+	obj  map[string]json.RawMessage
+	errs []string // "field: problem"
+}
+
+// parseBodyObject decodes body as one JSON object. schema names the v1
+// schema in messages.
+func parseBodyObject(body []byte, schema string) (*bodyFields, string) {
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 {
+		return nil, "request body is required: a JSON object (" + schema + ")"
+	}
+	if trimmed[0] != '{' {
+		if !json.Valid(trimmed) {
+			return nil, "request body is not valid JSON"
+		}
+		return nil, "request body must be a JSON object (" + schema + ")"
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(trimmed, &obj); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Sprintf("request body is not valid JSON: %s (at byte %d)", se.Error(), se.Offset)
+		}
+		return nil, "request body is not valid JSON: " + err.Error()
+	}
+	return &bodyFields{obj: obj}, ""
+}
+
+// unknown lists the keys outside known, sorted.
+func (b *bodyFields) unknown(known map[string]struct{}) []string {
+	var out []string
+	for k := range b.obj {
+		if _, ok := known[k]; !ok {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (b *bodyFields) fail(field, format string, args ...any) {
+	b.errs = append(b.errs, field+": "+fmt.Sprintf(format, args...))
+}
+
+// raw returns a field's JSON; absent and null are both "not sent".
+func (b *bodyFields) raw(field string) (json.RawMessage, bool) {
+	r, ok := b.obj[field]
+	if !ok || isJSONNull(r) {
+		return nil, false
+	}
+	return r, true
+}
+
+// isNull reports whether the field was sent as an explicit null.
+func (b *bodyFields) isNull(field string) bool {
+	r, ok := b.obj[field]
+	return ok && isJSONNull(r)
+}
+
+func isJSONNull(r json.RawMessage) bool { return string(r) == "null" }
+
+func jsonKind(r json.RawMessage) string {
+	if len(r) == 0 {
+		return "nothing"
+	}
+	switch r[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+func (b *bodyFields) str(field string) (string, bool) {
+	r, ok := b.raw(field)
+	if !ok {
+		return "", false
+	}
+	var s string
+	if r[0] != '"' || json.Unmarshal(r, &s) != nil {
+		b.fail(field, "must be a string, got %s", jsonKind(r))
+		return "", false
+	}
+	return s, true
+}
+
+func (b *bodyFields) boolean(field string) (bool, bool) {
+	r, ok := b.raw(field)
+	if !ok {
+		return false, false
+	}
+	switch string(r) {
+	case "true":
+		return true, true
+	case "false":
+		return false, true
+	}
+	b.fail(field, "must be a boolean, got %s", jsonKind(r))
+	return false, false
+}
+
+// integer reads an integer (a JSON number without a fractional part).
+func (b *bodyFields) integer(field string) (int, bool) {
+	r, ok := b.raw(field)
+	if !ok {
+		return 0, false
+	}
+	if c := r[0]; c != '-' && (c < '0' || c > '9') {
+		b.fail(field, "must be an integer, got %s", jsonKind(r))
+		return 0, false
+	}
+	if n, err := strconv.ParseInt(string(r), 10, 32); err == nil {
+		return int(n), true
+	}
+	f, err := strconv.ParseFloat(string(r), 64)
+	if err != nil || f != math.Trunc(f) {
+		b.fail(field, "must be an integer, got %s", string(r))
+		return 0, false
+	}
+	if f > math.MaxInt32 || f < math.MinInt32 {
+		b.fail(field, "%s is out of range", string(r))
+		return 0, false
+	}
+	return int(f), true
+}
+
+func (b *bodyFields) number(field string) (float64, bool) {
+	r, ok := b.raw(field)
+	if !ok {
+		return 0, false
+	}
+	if c := r[0]; c != '-' && (c < '0' || c > '9') {
+		b.fail(field, "must be a number, got %s", jsonKind(r))
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(string(r), 64)
+	if err != nil {
+		b.fail(field, "must be a number, got %s", string(r))
+		return 0, false
+	}
+	return f, true
+}
+
+func (b *bodyFields) strings(field string) ([]string, bool) {
+	r, ok := b.raw(field)
+	if !ok {
+		return nil, false
+	}
+	if r[0] != '[' {
+		b.fail(field, "must be an array of strings, got %s", jsonKind(r))
+		return nil, false
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(r, &items); err != nil {
+		b.fail(field, "must be an array of strings")
+		return nil, false
+	}
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		var s string
+		if len(it) == 0 || it[0] != '"' || json.Unmarshal(it, &s) != nil {
+			b.fail(field, "element %d must be a string, got %s", i, jsonKind(it))
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// enum reads a string restricted to allowed.
+func (b *bodyFields) enum(field string, allowed map[string]struct{}) (string, bool) {
+	s, ok := b.str(field)
+	if !ok {
+		return "", false
+	}
+	if _, in := allowed[s]; !in {
+		b.fail(field, "%q is not one of %s", s, listOf(allowed))
+		return "", false
+	}
+	return s, true
+}
+
+// enumList reads an array of strings restricted to allowed, without
+// duplicates (first occurrence kept).
+func (b *bodyFields) enumList(field string, allowed map[string]struct{}) ([]string, bool) {
+	vals, ok := b.strings(field)
+	if !ok {
+		return nil, false
+	}
+	out := vals[:0]
+	for _, v := range vals {
+		if _, in := allowed[v]; !in {
+			b.fail(field, "%q is not a valid value", v)
+			return nil, false
+		}
+		if !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out, true
+}
+
+// env reads a v1 env object; every value must be a string (v2 env is
+// {string: string}).
+func (b *bodyFields) env(field string) (map[string]string, bool) {
+	r, ok := b.raw(field)
+	if !ok {
+		return nil, false
+	}
+	if r[0] != '{' {
+		b.fail(field, "must be an object of strings, got %s", jsonKind(r))
+		return nil, false
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(r, &obj); err != nil {
+		b.fail(field, "must be an object of strings")
+		return nil, false
+	}
+	out := make(map[string]string, len(obj))
+	var bad []string
+	for k, v := range obj {
+		var s string
+		if len(v) == 0 || v[0] != '"' || json.Unmarshal(v, &s) != nil {
+			bad = append(bad, k)
+			continue
+		}
+		out[k] = s
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		for _, k := range bad {
+			b.fail(field+"."+k, "must be a string, got %s", jsonKind(obj[k]))
+		}
+		return nil, false
+	}
+	return out, true
+}
+
+// ports reads v1 ports: an array of "port/protocol" strings, or (H-ports,
+// the form of v1's own documented default) one comma-separated string.
+func (b *bodyFields) ports(field string) ([]string, bool) {
+	r, ok := b.raw(field)
+	if !ok {
+		return nil, false
+	}
+	if r[0] == '"' {
+		s, _ := b.str(field)
+		out := []string{}
+		for _, p := range strings.Split(s, ",") {
+			if p = strings.TrimSpace(p); p != "" {
+				out = append(out, p)
+			}
+		}
+		return out, true
+	}
+	vals, ok := b.strings(field)
+	if !ok {
+		return nil, false
+	}
+	for i, v := range vals {
+		if strings.TrimSpace(v) == "" {
+			b.fail(field, "element %d is empty", i)
+			return nil, false
+		}
+	}
+	return vals, true
+}
+
+func listOf(m map[string]struct{}) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return strings.Join(keys, ", ")
+}
+
+// validName checks v1 name rules (maxLength 191) and v2's minLength 1.
+func (b *bodyFields) name(field string) (string, bool) {
+	s, ok := b.str(field)
+	if !ok {
+		return "", false
+	}
+	switch n := utf8.RuneCountInString(s); {
+	case n == 0:
+		b.fail(field, "must not be empty")
+		return "", false
+	case n > v1NameMaxLength:
+		b.fail(field, "must be at most %d characters, got %d", v1NameMaxLength, n)
+		return "", false
+	}
+	return s, true
+}
+
+// untranslatable is a v1 field with no v2 home that changes behaviour, cost
+// or placement (P1): rejected in strict mode, dropped in lenient mode.
+type untranslatable struct {
+	field, why string
+}
+
+// isPowerOfTwo reports whether n is a power of two.
+func isPowerOfTwo(n int) bool { return n > 0 && n&(n-1) == 0 }
+
+// ---------------------------------------------------------------------------
+// PodCreateInput
+
+// podCreate is a validated v1 PodCreateInput.
+type podCreate struct {
+	name       string
+	image      string
+	templateID string
+	cpu        bool // computeType CPU
+
+	candidates     []string // gpuTypeIds or cpuFlavorIds, deduplicated, in the client's order
+	customPriority bool     // gpuTypePriority / cpuFlavorPriority = custom
+	gpuCount       int
+	cudaVersions   []string
+	vcpuCount      int
+
+	cloud         string // "" when not sent and templateId is set
+	dataCenterIDs []string
+	dcSent        bool
+	countryCodes  []string
+
+	disk        *int
+	registry    string
+	args        *string
+	env         map[string]string
+	ports       []string
+	portsSent   bool
+	volumeInGb  *int // nil: not sent; 0: explicitly no volume
+	volNull     bool
+	mountPath   string
+	networkVol  string
+	globalNet   *bool
+	locked      bool
+	lockedSent  bool
+	unknownKeys []string
+	untrans     []untranslatable
+}
+
+// parsePodCreate validates a v1 PodCreateInput. It returns the parsed input,
+// or the v1 error message of a 400.
+func parsePodCreate(body []byte) (*podCreate, string) {
+	b, msg := parseBodyObject(body, "PodCreateInput")
+	if b == nil {
+		return nil, msg
+	}
+	in := &podCreate{unknownKeys: b.unknown(podCreateFields)}
+
+	in.name = v1DefaultName
+	if b.isNull("name") {
+		// null: as if not sent.
+	} else if s, ok := b.name("name"); ok {
+		in.name = s
+	}
+	in.templateID, _ = b.str("templateId")
+	in.image, _ = b.str("imageName")
+	if ct, ok := b.enum("computeType", v1ComputeTypes); ok {
+		in.cpu = ct == "CPU"
+	}
+
+	// Both families are type-checked (v1 validated the whole body), but only
+	// the selected one is used: v1 ignored the other.
+	gpuIDs, gpuSent := b.enumList("gpuTypeIds", v1GPUTypeIDs)
+	gpuPrio, _ := b.enum("gpuTypePriority", v1PriorityValues)
+	gpuCount, gpuCountSent := b.integer("gpuCount")
+	cudas, _ := b.enumList("allowedCudaVersions", v1CudaVersions)
+	minRAM, minRAMSent := b.integer("minRAMPerGPU")
+	minVCPU, minVCPUSent := b.integer("minVCPUPerGPU")
+	cpuIDs, cpuSent := b.enumList("cpuFlavorIds", v1CPUFlavorIDs)
+	cpuPrio, _ := b.enum("cpuFlavorPriority", v1PriorityValues)
+	vcpu, vcpuSent := b.integer("vcpuCount")
+
+	if in.cpu {
+		in.candidates, in.customPriority = cpuIDs, cpuPrio == "custom"
+		in.vcpuCount = v1DefaultVCPUCount
+		if vcpuSent {
+			if vcpu < 2 || !isPowerOfTwo(vcpu) {
+				b.fail("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", vcpu)
+			}
+			in.vcpuCount = vcpu
+		}
+		if !cpuSent || len(cpuIDs) == 0 {
+			if !hasFieldError(b.errs, "cpuFlavorIds") {
+				b.fail("cpuFlavorIds", "is required for a CPU pod (computeType CPU): the gateway does not choose a CPU flavor for you")
+			}
+		}
+	} else {
+		in.candidates, in.customPriority = gpuIDs, gpuPrio == "custom"
+		in.gpuCount = v1DefaultGPUCount
+		if gpuCountSent {
+			if gpuCount < 1 {
+				b.fail("gpuCount", "must be at least 1, got %d", gpuCount)
+			}
+			in.gpuCount = gpuCount
+		}
+		in.cudaVersions = cudas
+		if !gpuSent || len(gpuIDs) == 0 {
+			if !hasFieldError(b.errs, "gpuTypeIds") {
+				b.fail("gpuTypeIds", "is required for a GPU pod: the gateway does not choose a GPU type for you")
+			}
+		}
+		if minRAMSent && minRAM != v1DefaultMinRAMPer && minRAM != 0 {
+			in.untrans = append(in.untrans, untranslatable{"minRAMPerGPU", "v2 has no per-GPU RAM constraint; the pod could land on a host with less RAM"})
+		}
+		if minVCPUSent && minVCPU != v1DefaultMinVCPUPer && minVCPU != 0 {
+			in.untrans = append(in.untrans, untranslatable{"minVCPUPerGPU", "v2 has no per-GPU vCPU constraint; the pod could land on a host with fewer vCPUs"})
+		}
+	}
+	if len(in.candidates) > maxCandidatesPerPod {
+		b.fail(candidateField(in.cpu), "at most %d candidates are accepted", maxCandidatesPerPod)
+	}
+
+	cloudSent := false
+	if c, ok := b.enum("cloudType", v1CloudTypes); ok {
+		in.cloud, cloudSent = c, true
+	}
+	b.enum("dataCenterPriority", v1PriorityValues)
+	if dcs, ok := b.enumList("dataCenterIds", v1DataCenterIDs); ok && len(dcs) > 0 {
+		in.dataCenterIDs, in.dcSent = dcs, true
+	}
+	if ccs, ok := b.strings("countryCodes"); ok && len(ccs) > 0 {
+		seen := map[string]bool{}
+		for _, cc := range ccs {
+			u := strings.ToUpper(strings.TrimSpace(cc))
+			if len(u) != 2 || u[0] < 'A' || u[0] > 'Z' || u[1] < 'A' || u[1] > 'Z' {
+				b.fail("countryCodes", "%q is not an ISO 3166-1 alpha-2 country code", cc)
+				continue
+			}
+			if !seen[u] {
+				seen[u] = true
+				in.countryCodes = append(in.countryCodes, u)
+			}
+		}
+		if len(in.countryCodes) > maxCountryCodesOnPod {
+			b.fail("countryCodes", "at most %d country codes are accepted", maxCountryCodesOnPod)
+		}
+		if in.cpu && len(in.countryCodes) > 0 {
+			in.untrans = append(in.untrans, untranslatable{"countryCodes", "v2 cannot place a CPU pod by country (the CPU catalog has no country filter and data centers carry no country)"})
+			in.countryCodes = nil
+		}
+	}
+
+	if b.isNull("containerDiskInGb") {
+		// v1: nullable; null means the default.
+	} else if d, ok := b.integer("containerDiskInGb"); ok {
+		if d < 1 {
+			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+		}
+		in.disk = &d
+	}
+	if s, ok := b.str("containerRegistryAuthId"); ok && s != "" {
+		in.registry = s
+	}
+	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {
+		in.untrans = append(in.untrans, untranslatable{"dockerEntrypoint", "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
+	}
+	if cmd, ok := b.strings("dockerStartCmd"); ok && len(cmd) > 0 {
+		a := JoinArgs(cmd)
+		in.args = &a
+	}
+	if e, ok := b.env("env"); ok && len(e) > 0 {
+		in.env = e
+	}
+	if p, ok := b.ports("ports"); ok {
+		in.ports, in.portsSent = p, true
+	}
+	if b.isNull("volumeInGb") {
+		in.volNull = true
+		zero := 0
+		in.volumeInGb = &zero
+	} else if v, ok := b.integer("volumeInGb"); ok {
+		switch {
+		case v < 0:
+			b.fail("volumeInGb", "must not be negative, got %d", v)
+		case v > 0 && v < v2PersistentMinimum:
+			b.fail("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do (send 0 for no volume, or %d or more)", v2PersistentMinimum, v, v2PersistentMinimum)
+		}
+		in.volumeInGb = &v
+	}
+	if s, ok := b.str("volumeMountPath"); ok && s != "" {
+		in.mountPath = s
+	}
+	if s, ok := b.str("networkVolumeId"); ok && s != "" {
+		in.networkVol = s
+	}
+	if g, ok := b.boolean("globalNetworking"); ok {
+		in.globalNet = &g
+	}
+	if l, ok := b.boolean("locked"); ok {
+		in.locked, in.lockedSent = l, true
+	}
+	if it, ok := b.boolean("interruptible"); ok && it {
+		in.untrans = append(in.untrans, untranslatable{"interruptible", "v2 has no interruptible (spot) pods; the pod would be on-demand at a higher price"})
+	}
+	for _, f := range []string{"minDiskBandwidthMBps", "minDownloadMbps", "minUploadMbps"} {
+		if v, ok := b.number(f); ok && v != 0 {
+			in.untrans = append(in.untrans, untranslatable{f, "v2 has no host bandwidth constraint; the pod could land on a slower host"})
+		}
+	}
+	if sp, ok := b.boolean("supportPublicIp"); ok && sp && in.cloud == "COMMUNITY" {
+		in.untrans = append(in.untrans, untranslatable{"supportPublicIp", "v2 cannot guarantee a public IP on COMMUNITY cloud"})
+	}
+
+	// Cross-field rules.
+	if in.image == "" && in.templateID == "" && !hasFieldError(b.errs, "imageName") {
+		b.fail("imageName", "is required unless templateId is set")
+	}
+	if in.cpu && in.networkVol == "" && in.volumeInGb != nil && *in.volumeInGb > 0 {
+		// H-mount-create: v2 has no persistent mount on CPU pods.
+		in.untrans = append(in.untrans, untranslatable{"volumeInGb", "v2 CPU pods cannot have a pod volume (only the container disk and network volumes); use networkVolumeId"})
+		in.volumeInGb = nil
+	}
+	if !cloudSent && in.templateID == "" {
+		in.cloud = v1DefaultCloud
+	}
+
+	if len(b.errs) > 0 {
+		return nil, "invalid PodCreateInput: " + strings.Join(b.errs, "; ")
+	}
+	return in, ""
+}
+
+func hasFieldError(errs []string, field string) bool {
+	for _, e := range errs {
+		if strings.HasPrefix(e, field+":") || strings.HasPrefix(e, field+".") {
+			return true
+		}
+	}
+	return false
+}
+
+func candidateField(cpu bool) string {
+	if cpu {
+		return "cpuFlavorIds"
+	}
+	return "gpuTypeIds"
+}
+
+// untranslatableMessage is the 400 message naming every untranslatable field.
+func untranslatableMessage(us []untranslatable) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = u.field + ": " + u.why
+	}
+	return "cannot be translated to the v2 API without changing what the pod does, costs or where it runs: " +
+		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
+}
+
+func untranslatableFields(us []untranslatable) []string {
+	out := make([]string, len(us))
+	for i, u := range us {
+		out[i] = u.field
+	}
+	return out
+}
+
+// v2CreatePodBody is v2 CreatePodRequest (unevaluatedProperties: false).
+type v2CreatePodBody struct {
+	Name             string            `json:"name"`
+	Image            string            `json:"image,omitempty"`
+	Args             *string           `json:"args,omitempty"`
+	Disk             *int              `json:"disk,omitempty"`
+	Env              map[string]string `json:"env,omitempty"`
+	Ports            []string          `json:"ports,omitzero"`
+	Registry         string            `json:"registry,omitempty"`
+	Cloud            string            `json:"cloud,omitempty"`
+	DataCenterIDs    []string          `json:"dataCenterIds,omitempty"`
+	GPU              *v2CreateGPU      `json:"gpu,omitempty"`
+	CPU              *v2CreateCPU      `json:"cpu,omitempty"`
+	Mounts           *v2Mounts         `json:"mounts,omitempty"`
+	GlobalNetworking *bool             `json:"globalNetworking,omitempty"`
+	StartSsh         bool              `json:"startSsh"`
+	TemplateID       string            `json:"templateId,omitempty"`
+}
+
+type v2CreateGPU struct {
+	ID                  string   `json:"id"`
+	Count               int      `json:"count"`
+	AllowedCudaVersions []string `json:"allowedCudaVersions,omitempty"`
+}
+
+type v2CreateCPU struct {
+	ID        string `json:"id"`
+	VcpuCount int    `json:"vcpuCount"`
+}
+
+// baseBody builds the v2 create body without the candidate id, the data
+// centers and the mounts (which depend on pre-reads). v1 defaults are sent
+// explicitly without templateId and never with it (P2).
+func (in *podCreate) baseBody() v2CreatePodBody {
+	body := v2CreatePodBody{
+		Name:             in.name,
+		Image:            in.image,
+		Args:             in.args,
+		Env:              in.env,
+		Registry:         in.registry,
+		Cloud:            in.cloud,
+		GlobalNetworking: in.globalNet,
+		StartSsh:         true,
+		TemplateID:       in.templateID,
+		Disk:             in.disk,
+	}
+	if in.portsSent {
+		body.Ports = in.ports
+	}
+	if in.templateID == "" {
+		if body.Disk == nil {
+			d := v1DefaultDisk
+			body.Disk = &d
+		}
+		if !in.portsSent {
+			body.Ports = v1DefaultPorts
+		}
+	}
+	if in.cpu {
+		body.CPU = &v2CreateCPU{VcpuCount: in.vcpuCount}
+	} else {
+		body.GPU = &v2CreateGPU{Count: in.gpuCount, AllowedCudaVersions: in.cudaVersions}
+	}
+	return body
+}
+
+// ---------------------------------------------------------------------------
+// PodUpdateInput
+
+// podUpdate is a validated v1 PodUpdateInput: only what the client sent.
+type podUpdate struct {
+	body        v2UpdatePodBody
+	fields      int  // translatable fields present in body
+	volumeInGb  *int // mounts need the current pod first (H-mount-patch)
+	mountPath   string
+	unknownKeys []string
+	untrans     []untranslatable
+}
+
+// v2UpdatePodBody is v2 UpdatePodRequest (unevaluatedProperties: false).
+type v2UpdatePodBody struct {
+	Name             *string            `json:"name,omitempty"`
+	Image            *string            `json:"image,omitempty"`
+	Args             *string            `json:"args,omitempty"`
+	Disk             *int               `json:"disk,omitempty"`
+	Env              *map[string]string `json:"env,omitempty"`
+	Ports            *[]string          `json:"ports,omitempty"`
+	Registry         *nullableString    `json:"registry,omitempty"`
+	Mounts           *v2Mounts          `json:"mounts,omitempty"`
+	Locked           *bool              `json:"locked,omitempty"`
+	GlobalNetworking *bool              `json:"globalNetworking,omitempty"`
+}
+
+// nullableString encodes "" as null (v2: "set registry to null" to clear).
+type nullableString string
+
+func (s nullableString) MarshalJSON() ([]byte, error) {
+	if s == "" {
+		return []byte("null"), nil
+	}
+	return json.Marshal(string(s))
+}
+
+// parsePodUpdate validates a v1 PodUpdateInput. No v1 default is ever
+// applied (MAPPING #6): only the fields the client sent are translated.
+func parsePodUpdate(body []byte) (*podUpdate, string) {
+	b, msg := parseBodyObject(body, "PodUpdateInput")
+	if b == nil {
+		return nil, msg
+	}
+	u := &podUpdate{unknownKeys: b.unknown(podUpdateFields)}
+	if s, ok := b.name("name"); ok {
+		u.body.Name = &s
+		u.fields++
+	}
+	if s, ok := b.str("imageName"); ok {
+		if s == "" {
+			b.fail("imageName", "must not be empty")
+		}
+		u.body.Image = &s
+		u.fields++
+	}
+	if d, ok := b.integer("containerDiskInGb"); ok {
+		if d < 1 {
+			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+		}
+		u.body.Disk = &d
+		u.fields++
+	}
+	if s, ok := b.str("containerRegistryAuthId"); ok {
+		ns := nullableString(s)
+		u.body.Registry = &ns
+		u.fields++
+	}
+	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {
+		u.untrans = append(u.untrans, untranslatable{"dockerEntrypoint", "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
+	}
+	if cmd, ok := b.strings("dockerStartCmd"); ok {
+		a := JoinArgs(cmd) // [] → "" clears (H-args)
+		u.body.Args = &a
+		u.fields++
+	}
+	if e, ok := b.env("env"); ok {
+		u.body.Env = &e
+		u.fields++
+	}
+	if p, ok := b.ports("ports"); ok {
+		u.body.Ports = &p
+		u.fields++
+	}
+	if g, ok := b.boolean("globalNetworking"); ok {
+		u.body.GlobalNetworking = &g
+		u.fields++
+	}
+	if l, ok := b.boolean("locked"); ok {
+		u.body.Locked = &l
+		u.fields++
+	}
+	if v, ok := b.integer("volumeInGb"); ok {
+		switch {
+		case v == 0:
+			b.fail("volumeInGb", "0 would remove the pod volume, which v2 cannot do")
+		case v < 0:
+			b.fail("volumeInGb", "must not be negative, got %d", v)
+		case v < v2PersistentMinimum:
+			b.fail("volumeInGb", "v2 volumes are at least %d GB, got %d", v2PersistentMinimum, v)
+		}
+		u.volumeInGb = &v
+	}
+	if s, ok := b.str("volumeMountPath"); ok {
+		if s == "" {
+			b.fail("volumeMountPath", "must not be empty")
+		}
+		u.mountPath = s
+	}
+	if len(b.errs) > 0 {
+		return nil, "invalid PodUpdateInput: " + strings.Join(b.errs, "; ")
+	}
+	return u, ""
+}
+
+// needsPod reports whether the update needs the current pod (H-mount-patch).
+func (u *podUpdate) needsPod() bool { return u.volumeInGb != nil || u.mountPath != "" }
+
+// applyMounts fills body.mounts from the current pod (H-mount-patch), or
+// returns the 400 message when v2 cannot do what was asked.
+func (u *podUpdate) applyMounts(cur *v2Pod) string {
+	if !u.needsPod() {
+		return ""
+	}
+	switch {
+	case cur.Mounts.Persistent != nil:
+		pm := *cur.Mounts.Persistent
+		if u.volumeInGb != nil {
+			if *u.volumeInGb < pm.Size {
+				return fmt.Sprintf("volumeInGb: the pod volume is %d GB; shrinking it to %d GB could lose data and is not supported", pm.Size, *u.volumeInGb)
+			}
+			pm.Size = *u.volumeInGb
+		}
+		if u.mountPath != "" {
+			pm.Path = u.mountPath
+		}
+		u.body.Mounts = &v2Mounts{Persistent: &pm}
+	case len(cur.Mounts.Network) > 0:
+		if u.volumeInGb != nil {
+			return "volumeInGb: the pod has a network volume, not a pod volume; v2 fixes a pod's mount kind at create time (resize the network volume with PATCH /networkvolumes/{id})"
+		}
+		nm := cur.Mounts.Network[0]
+		nm.Path = u.mountPath
+		u.body.Mounts = &v2Mounts{Network: []v2NetworkMount{nm}}
+	default:
+		f := "volumeMountPath"
+		if u.volumeInGb != nil {
+			f = "volumeInGb"
+		}
+		return f + ": the pod was created without a volume; v2 cannot add one after create"
+	}
+	u.fields++
+	return ""
+}

@@ -1,0 +1,1179 @@
+package translate
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+	"math/bits"
+	"net/http"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// The pod list is the gateway's hot path (GET /v1/pods, DESIGN.md §8: ≥70%
+// of a bare reverse proxy's throughput with 100 pods). encoding/json spends
+// most of its time validating, reflecting and allocating; this file decodes
+// v2 pods with a small hand-written scanner and encodes v1 pods by appending
+// to one buffer. Both are checked against encoding/json (same result on
+// every fixture, and under fuzzing; see podjson_test.go in pods_test.go and
+// pods_fuzz_test.go).
+//
+// Decoded strings are substrings of one copy of the answer (no allocation
+// per field); env and ports are kept as raw JSON and copied to the v1
+// answer unchanged (v2 env/ports and v1 env/ports have the same shape).
+
+// maxJSONDepth bounds nesting in skipped values.
+const maxJSONDepth = 256
+
+var errJSONDepth = errors.New("JSON nested too deeply")
+
+// jreader scans one JSON document. The first error stops it: every method
+// then returns zero values and loops end.
+type jreader struct {
+	b   []byte
+	s   string // the same bytes as a string, for allocation-free substrings
+	i   int
+	err error
+
+	// Chunked storage for the small structs of many pods (one allocation
+	// per chunk instead of one per pod).
+	gpus    slab[v2PodGPU]
+	cpus    slab[v2PodCPU]
+	mounts_ slab[v2PersistentMount]
+	rts     slab[v2PodRuntime]
+	ports   []v2RuntimePort
+}
+
+// slab hands out pointers to elements of chunks that never grow in place,
+// so that the pointers stay valid.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 32)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	return &s.buf[len(s.buf)-1]
+}
+
+// newJReader reads b. Decoded strings share b's memory (no copy): b must
+// not be modified while they are in use (answers are read once, never
+// written).
+func newJReader(b []byte) *jreader {
+	return &jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
+}
+
+func (r *jreader) fail(msg string) {
+	if r.err == nil {
+		r.err = errors.New(msg + " at byte " + strconv.Itoa(r.i))
+	}
+	r.i = len(r.b)
+}
+
+func (r *jreader) ws() {
+	if r.i < len(r.b) && r.b[r.i] > ' ' {
+		return // compact JSON: the common case
+	}
+	i, b := r.i, r.b
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	r.i = i
+}
+
+// peek returns the next non-space byte, 0 at the end.
+func (r *jreader) peek() byte {
+	if r.i < len(r.b) && r.b[r.i] > ' ' {
+		return r.b[r.i]
+	}
+	r.ws()
+	if r.i < len(r.b) {
+		return r.b[r.i]
+	}
+	return 0
+}
+
+// end checks that nothing but whitespace follows the document.
+func (r *jreader) end() {
+	r.ws()
+	if r.err == nil && r.i != len(r.b) {
+		r.fail("unexpected data after the JSON value")
+	}
+}
+
+func (r *jreader) literal(lit string) bool {
+	if len(r.b)-r.i >= len(lit) && r.s[r.i:r.i+len(lit)] == lit {
+		r.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// null consumes a null if there is one.
+func (r *jreader) null() bool {
+	if r.peek() == 'n' {
+		if r.literal("null") {
+			return true
+		}
+		r.fail("invalid literal")
+	}
+	return false
+}
+
+func (r *jreader) beginObject() bool {
+	if r.peek() != '{' {
+		r.fail("expected an object")
+		return false
+	}
+	r.i++
+	return true
+}
+
+// nextKey advances to the next member of an object and returns its key; it
+// returns false at the closing brace (or on error).
+func (r *jreader) nextKey(first *bool) (string, bool) {
+	// Fast path for compact JSON: `"key":` or `,"key":` right here.
+	b, i := r.b, r.i
+	if i < len(b) {
+		c := b[i]
+		if c == '}' {
+			r.i = i + 1
+			return "", false
+		}
+		fast := false
+		if *first && c == '"' {
+			*first, fast = false, true
+		} else if !*first && c == ',' && i+1 < len(b) && b[i+1] == '"' {
+			r.i, fast = i+1, true
+		}
+		if fast {
+			key := r.str()
+			if r.i < len(b) && b[r.i] == ':' {
+				r.i++
+				return key, r.err == nil
+			}
+			return r.colon(key)
+		}
+	}
+	c := r.peek()
+	if r.err != nil {
+		return "", false
+	}
+	if c == '}' {
+		r.i++
+		return "", false
+	}
+	if *first {
+		*first = false
+	} else {
+		if c != ',' {
+			r.fail("expected , or } in an object")
+			return "", false
+		}
+		r.i++
+		r.ws()
+	}
+	return r.colon(r.str())
+}
+
+// colon consumes the colon after an object key.
+func (r *jreader) colon(key string) (string, bool) {
+	if r.peek() != ':' {
+		r.fail("expected : after an object key")
+		return "", false
+	}
+	r.i++
+	return key, r.err == nil
+}
+
+func (r *jreader) beginArray() bool {
+	if r.peek() != '[' {
+		r.fail("expected an array")
+		return false
+	}
+	r.i++
+	return true
+}
+
+// nextElem advances to the next element of an array; false at the closing
+// bracket (or on error).
+func (r *jreader) nextElem(first *bool) bool {
+	c := r.peek()
+	if r.err != nil {
+		return false
+	}
+	if c == ']' {
+		r.i++
+		return false
+	}
+	if *first {
+		*first = false
+		return true
+	}
+	if c != ',' {
+		r.fail("expected , or ] in an array")
+		return false
+	}
+	r.i++
+	return true
+}
+
+// scanString validates the string token at r.i (at its opening quote) and
+// returns its content bounds and whether it holds escapes.
+func (r *jreader) scanString() (start, end int, escaped bool) {
+	b := r.b
+	i := r.i
+	if i >= len(b) || b[i] != '"' {
+		if r.peek() != '"' {
+			r.fail("expected a string")
+			return 0, 0, false
+		}
+		i = r.i
+	}
+	i++
+	start = i
+	for {
+		if i+8 <= len(b) {
+			// Eight bytes at a time (SWAR): jump to the first special byte.
+			m := specialStringBytes(binary.LittleEndian.Uint64(b[i:]))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		} else {
+			for i < len(b) && plainStringByte[b[i]] {
+				i++
+			}
+			if i >= len(b) {
+				r.i = i
+				r.fail("unterminated string")
+				return 0, 0, false
+			}
+		}
+		switch c := b[i]; {
+		case c == '"':
+			r.i = i + 1
+			return start, i, escaped
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(b) {
+				r.i = i
+				r.fail("unterminated string")
+				return 0, 0, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+					r.i = i
+					r.fail("invalid \\u escape")
+					return 0, 0, false
+				}
+				i += 6
+			default:
+				r.i = i
+				r.fail("invalid escape")
+				return 0, 0, false
+			}
+		default:
+			r.i = i
+			r.fail("control character in a string")
+			return 0, 0, false
+		}
+	}
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b[:4] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+)
+
+// specialStringBytes marks (in the high bit of each byte; exactly for the
+// lowest one) the bytes of x that are control characters, quotes or
+// backslashes.
+func specialStringBytes(x uint64) uint64 {
+	q := x ^ (swarOnes * '"')
+	bs := x ^ (swarOnes * '\\')
+	return ((x-swarOnes*0x20)&^x | (q-swarOnes)&^q | (bs-swarOnes)&^bs) & swarHighs
+}
+
+// plainStringByte marks the bytes that stand for themselves inside a JSON
+// string: everything but control characters, the quote and the backslash.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// str reads a string value.
+func (r *jreader) str() string {
+	// Fast path: a string without escapes right here.
+	b, i := r.b, r.i
+	if i < len(b) && b[i] == '"' {
+		j := i + 1
+		for {
+			if j+8 <= len(b) {
+				m := specialStringBytes(binary.LittleEndian.Uint64(b[j:]))
+				if m == 0 {
+					j += 8
+					continue
+				}
+				j += bits.TrailingZeros64(m) >> 3
+			} else {
+				for j < len(b) && plainStringByte[b[j]] {
+					j++
+				}
+			}
+			break
+		}
+		if j < len(b) && b[j] == '"' {
+			r.i = j + 1
+			return r.s[i+1 : j]
+		}
+	}
+	start, end, escaped := r.scanString()
+	if r.err != nil {
+		return ""
+	}
+	if !escaped {
+		return r.s[start:end]
+	}
+	return unescapeJSON(r.b[start:end])
+}
+
+// strOrNull reads a string; null reads as "".
+func (r *jreader) strOrNull() string {
+	if r.null() {
+		return ""
+	}
+	return r.str()
+}
+
+// intOrNull reads an integer; null reads as 0.
+func (r *jreader) intOrNull() int {
+	if r.null() {
+		return 0
+	}
+	return r.integer()
+}
+
+// unescapeJSON decodes the content of a validated JSON string with escapes,
+// as encoding/json does (lone surrogates become U+FFFD).
+func unescapeJSON(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch b[i+1] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r1 := hex4(b[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r1) {
+				if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+					if dec := utf16.DecodeRune(r1, hex4(b[i+2:i+6])); dec != utf8.RuneError {
+						out = utf8.AppendRune(out, dec)
+						i += 6
+						continue
+					}
+				}
+				r1 = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r1)
+			continue
+		default: // " \ /
+			out = append(out, b[i+1])
+		}
+		i += 2
+	}
+	return string(out)
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// number scans a number token and returns it.
+func (r *jreader) number() string {
+	r.ws()
+	start := r.i
+	b := r.b
+	i := r.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		r.fail("expected a number")
+		return ""
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			r.fail("invalid number")
+			return ""
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			r.fail("invalid number")
+			return ""
+		}
+	}
+	r.i = i
+	return r.s[start:i]
+}
+
+// integer reads an integer that fits an int (as encoding/json into int:
+// no fraction, no exponent).
+func (r *jreader) integer() int {
+	tok := r.number()
+	if r.err != nil {
+		return 0
+	}
+	if len(tok) <= 18 {
+		// Fast path: at most 18 digits cannot overflow an int64.
+		neg := tok[0] == '-'
+		digits := tok
+		if neg {
+			digits = tok[1:]
+		}
+		var n int64
+		for i := 0; i < len(digits); i++ {
+			c := digits[i]
+			if c < '0' || c > '9' {
+				r.fail("expected an integer")
+				return 0
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		if n != int64(int(n)) {
+			r.fail("expected an integer")
+			return 0
+		}
+		return int(n)
+	}
+	n, err := strconv.ParseInt(tok, 10, 64)
+	if err != nil || n != int64(int(n)) {
+		r.fail("expected an integer")
+		return 0
+	}
+	return int(n)
+}
+
+func (r *jreader) float() float64 {
+	tok := r.number()
+	if r.err != nil {
+		return 0
+	}
+	f, err := strconv.ParseFloat(tok, 64)
+	if err != nil {
+		r.fail("number out of range")
+		return 0
+	}
+	return f
+}
+
+func (r *jreader) boolean() bool {
+	switch r.peek() {
+	case 't':
+		if r.literal("true") {
+			return true
+		}
+	case 'f':
+		if r.literal("false") {
+			return false
+		}
+	}
+	r.fail("expected a boolean")
+	return false
+}
+
+// skip validates and skips any value.
+func (r *jreader) skip() { r.skipDepth(0) }
+
+func (r *jreader) skipDepth(depth int) {
+	if depth > maxJSONDepth {
+		r.err = errJSONDepth
+		r.i = len(r.b)
+		return
+	}
+	switch r.peek() {
+	case '{':
+		r.i++
+		first := true
+		for _, ok := r.nextKey(&first); ok; _, ok = r.nextKey(&first) {
+			r.skipDepth(depth + 1)
+		}
+	case '[':
+		r.i++
+		first := true
+		for r.nextElem(&first) {
+			r.skipDepth(depth + 1)
+		}
+	case '"':
+		r.scanString()
+	case 't':
+		if !r.literal("true") {
+			r.fail("invalid literal")
+		}
+	case 'f':
+		if !r.literal("false") {
+			r.fail("invalid literal")
+		}
+	case 'n':
+		if !r.literal("null") {
+			r.fail("invalid literal")
+		}
+	default:
+		r.number()
+	}
+}
+
+// raw validates and returns one value as raw JSON (a subslice of the input).
+func (r *jreader) raw() []byte {
+	r.ws()
+	start := r.i
+	r.skip()
+	if r.err != nil {
+		return nil
+	}
+	return r.b[start:r.i:r.i]
+}
+
+// ---------------------------------------------------------------------------
+// v2 pods
+
+// decodePodList decodes a v2 ListPodsResponse ({"pods": [...]}, required).
+func decodePodList(b []byte) ([]v2Pod, error) {
+	r := newJReader(b)
+	var pods []v2Pod
+	seen := false
+	if r.beginObject() {
+		first := true
+		for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
+			if k != "pods" {
+				r.skip()
+				continue
+			}
+			seen = true
+			pods = pods[:0]
+			if r.null() {
+				continue
+			}
+			if pods == nil {
+				pods = make([]v2Pod, 0, len(b)/600+1)
+			}
+			if !r.beginArray() {
+				break
+			}
+			fa := true
+			for r.nextElem(&fa) {
+				pods = append(pods, v2Pod{})
+				r.pod(&pods[len(pods)-1])
+			}
+		}
+	}
+	r.end()
+	if r.err != nil {
+		return nil, r.err
+	}
+	if !seen {
+		return nil, errors.New("no pods property")
+	}
+	return pods, nil
+}
+
+// decodePod decodes one v2 Pod.
+func decodePod(b []byte) (*v2Pod, error) {
+	r := newJReader(b)
+	p := &v2Pod{}
+	r.pod(p)
+	r.end()
+	if r.err != nil {
+		return nil, r.err
+	}
+	return p, nil
+}
+
+// intern returns a constant for common enum values (no allocation).
+func internPodEnum(s string) string {
+	switch s {
+	case "RUNNING":
+		return "RUNNING"
+	case "EXITED":
+		return "EXITED"
+	case "PROVISIONING":
+		return "PROVISIONING"
+	case "STARTING":
+		return "STARTING"
+	case "ERROR":
+		return "ERROR"
+	case "TERMINATED":
+		return "TERMINATED"
+	case "SECURE":
+		return "SECURE"
+	case "COMMUNITY":
+		return "COMMUNITY"
+	}
+	return s
+}
+
+func (r *jreader) pod(p *v2Pod) {
+	if !r.beginObject() {
+		return
+	}
+	first := true
+	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
+		switch k {
+		case "id":
+			p.ID = r.str()
+		case "name":
+			p.Name = r.str()
+		case "status":
+			p.Status = internPodEnum(r.str())
+		case "image":
+			p.Image = r.str()
+		case "args":
+			p.Args = r.str()
+		case "disk":
+			p.Disk = r.integer()
+		case "mounts":
+			p.Mounts = v2Mounts{}
+			if !r.null() {
+				r.mounts(&p.Mounts)
+			}
+		case "ports":
+			p.Ports = r.rawOrNil()
+		case "env":
+			p.Env = r.rawOrNil()
+		case "registry":
+			p.Registry = r.strOrNull()
+		case "cloud":
+			p.Cloud = internPodEnum(r.str())
+		case "dataCenterId":
+			p.DataCenterID = r.strOrNull()
+		case "gpu":
+			p.GPU = nil
+			if !r.null() {
+				p.GPU = r.gpus.new()
+				r.gpu(p.GPU)
+			}
+		case "cpu":
+			p.CPU = nil
+			if !r.null() {
+				p.CPU = r.cpus.new()
+				r.cpu(p.CPU)
+			}
+		case "template":
+			p.Template = r.strOrNull()
+		case "cost":
+			p.Cost = r.float()
+		case "locked":
+			p.Locked = r.boolean()
+		case "runtime":
+			p.Runtime = nil
+			if !r.null() {
+				p.Runtime = r.rts.new()
+				r.runtime(p.Runtime)
+			}
+		case "createdAt":
+			p.CreatedAt = r.str()
+		case "startedAt":
+			p.StartedAt = r.strOrNull()
+		default:
+			r.skip()
+		}
+	}
+}
+
+// rawOrNil returns a value as raw JSON, or nil for null (as
+// json.RawMessage keeps "null"; both mean "absent" to rawOr).
+func (r *jreader) rawOrNil() []byte {
+	if r.null() {
+		return nil
+	}
+	return r.raw()
+}
+
+func (r *jreader) mounts(m *v2Mounts) {
+	if !r.beginObject() {
+		return
+	}
+	first := true
+	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
+		switch k {
+		case "persistent":
+			m.Persistent = nil
+			if !r.null() {
+				m.Persistent = r.mounts_.new()
+				if !r.beginObject() {
+					return
+				}
+				fp := true
+				for k2, ok2 := r.nextKey(&fp); ok2; k2, ok2 = r.nextKey(&fp) {
+					switch k2 {
+					case "size":
+						m.Persistent.Size = r.integer()
+					case "path":
+						m.Persistent.Path = r.str()
+					default:
+						r.skip()
+					}
+				}
+			}
+		case "network":
+			m.Network = nil
+			if r.null() || !r.beginArray() {
+				continue
+			}
+			fa := true
+			for r.nextElem(&fa) {
+				var n v2NetworkMount
+				if !r.beginObject() {
+					return
+				}
+				fn := true
+				for k2, ok2 := r.nextKey(&fn); ok2; k2, ok2 = r.nextKey(&fn) {
+					switch k2 {
+					case "volumeId":
+						n.VolumeID = r.str()
+					case "path":
+						n.Path = r.str()
+					default:
+						r.skip()
+					}
+				}
+				m.Network = append(m.Network, n)
+			}
+		default:
+			r.skip()
+		}
+	}
+}
+
+func (r *jreader) gpu(g *v2PodGPU) {
+	if !r.beginObject() {
+		return
+	}
+	first := true
+	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
+		switch k {
+		case "id":
+			g.ID = r.str()
+		case "count":
+			g.Count = r.integer()
+		default:
+			r.skip()
+		}
+	}
+}
+
+func (r *jreader) cpu(c *v2PodCPU) {
+	if !r.beginObject() {
+		return
+	}
+	first := true
+	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
+		switch k {
+		case "id":
+			c.ID = r.str()
+		case "vcpuCount":
+			c.VcpuCount = r.integer()
+		case "memory":
+			c.Memory = r.integer()
+		default:
+			r.skip()
+		}
+	}
+}
+
+func (r *jreader) runtime(rt *v2PodRuntime) {
+	if !r.beginObject() {
+		return
+	}
+	first := true
+	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
+		if k != "ports" {
+			r.skip()
+			continue
+		}
+		rt.Ports = nil
+		if r.null() || !r.beginArray() {
+			continue
+		}
+		// The ports of all pods share chunks of one buffer.
+		start := len(r.ports)
+		fa := true
+		for r.nextElem(&fa) {
+			var p v2RuntimePort
+			if !r.beginObject() {
+				return
+			}
+			fp := true
+			for k2, ok2 := r.nextKey(&fp); ok2; k2, ok2 = r.nextKey(&fp) {
+				switch k2 {
+				case "private":
+					p.Private = r.integer()
+				case "public":
+					p.Public = r.intOrNull()
+				case "ip":
+					p.IP = r.strOrNull()
+				default:
+					r.skip()
+				}
+			}
+			if len(r.ports) == cap(r.ports) {
+				n := len(r.ports) - start
+				nb := make([]v2RuntimePort, n, max(128, 2*n))
+				copy(nb, r.ports[start:])
+				r.ports, start = nb, 0
+			}
+			r.ports = append(r.ports, p)
+		}
+		rt.Ports = r.ports[start:len(r.ports):len(r.ports)]
+	}
+}
+
+// ---------------------------------------------------------------------------
+// v1 encoding
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD (as
+// encoding/json does, minus its HTML escaping, which JSON does not need).
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		// Eight plain ASCII bytes at a time (SWAR).
+		if i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if x&swarHighs == 0 && specialStringBytes(x) == 0 {
+				i += 8
+				continue
+			}
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigit[c>>4], hexDigit[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigit[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hexDigit = "0123456789abcdef"
+
+// appendJSONFloat formats f as encoding/json does.
+func appendJSONFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, '0') // cannot come from JSON input
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// jw appends the members of one JSON object.
+type jw struct {
+	b     []byte
+	first bool
+}
+
+func (w *jw) key(k string) {
+	if w.first {
+		w.first = false
+	} else {
+		w.b = append(w.b, ',')
+	}
+	w.b = append(w.b, '"')
+	w.b = append(w.b, k...)
+	w.b = append(w.b, '"', ':')
+}
+
+func (w *jw) str(k, v string) { w.key(k); w.b = appendJSONString(w.b, v) }
+func (w *jw) strOmit(k, v string) {
+	if v != "" {
+		w.str(k, v)
+	}
+}
+func (w *jw) int(k string, v int) { w.key(k); w.b = strconv.AppendInt(w.b, int64(v), 10) }
+func (w *jw) float(k string, v float64) {
+	w.key(k)
+	w.b = appendJSONFloat(w.b, v)
+}
+func (w *jw) floatPtr(k string, v *float64) {
+	if v != nil {
+		w.float(k, *v)
+	}
+}
+func (w *jw) boolean(k string, v bool) {
+	w.key(k)
+	w.b = strconv.AppendBool(w.b, v)
+}
+func (w *jw) raw(k string, v []byte) { w.key(k); w.b = append(w.b, v...) }
+func (w *jw) strs(k string, v []string) {
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i, s := range v {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendJSONString(w.b, s)
+	}
+	w.b = append(w.b, ']')
+}
+
+// appendV1Pod appends p as JSON; the result equals json.Marshal(p) up to
+// HTML escaping and the whitespace inside env and ports.
+func appendV1Pod(b []byte, p *v1Pod) []byte {
+	b = append(b, '{')
+	w := jw{b: b, first: true}
+	w.str("id", p.ID)
+	w.str("name", p.Name)
+	w.str("image", p.Image)
+	w.int("containerDiskInGb", p.ContainerDiskInGb)
+	w.strOmit("containerRegistryAuthId", p.ContainerRegistryAuthID)
+	if p.DockerStartCmd != nil {
+		w.strs("dockerStartCmd", p.DockerStartCmd)
+	}
+	w.raw("env", rawOr(p.Env, jsonNull))
+	w.raw("ports", rawOr(p.Ports, jsonNull))
+	w.strOmit("desiredStatus", p.DesiredStatus)
+	w.boolean("locked", p.Locked)
+	w.float("costPerHr", p.CostPerHr)
+	w.float("adjustedCostPerHr", p.AdjustedCostPerHr)
+	if g := p.GPU; g != nil {
+		w.key("gpu")
+		w.b = appendV1PodGPU(w.b, g)
+	}
+	w.strOmit("cpuFlavorId", p.CPUFlavorID)
+	if p.VcpuCount != 0 {
+		w.int("vcpuCount", p.VcpuCount)
+	}
+	if p.MemoryInGb != 0 {
+		w.int("memoryInGb", p.MemoryInGb)
+	}
+	w.int("volumeInGb", p.VolumeInGb)
+	w.strOmit("volumeMountPath", p.VolumeMountPath)
+	if v := p.NetworkVolume; v != nil {
+		w.key("networkVolume")
+		w.b = append(w.b, '{')
+		vw := jw{b: w.b, first: true}
+		vw.str("id", v.ID)
+		vw.str("name", v.Name)
+		vw.int("size", v.Size)
+		vw.str("dataCenterId", v.DataCenterID)
+		w.b = append(vw.b, '}')
+	}
+	w.key("portMappings")
+	w.b = p.PortMappings.appendJSON(w.b)
+	w.key("publicIp")
+	if p.PublicIP != "" {
+		w.b = appendJSONString(w.b, string(p.PublicIP))
+	} else {
+		w.b = append(w.b, "null"...)
+	}
+	w.strOmit("lastStartedAt", p.LastStartedAt)
+	w.strOmit("templateId", p.TemplateID)
+	if m := p.Machine; m != nil {
+		w.key("machine")
+		w.b = append(w.b, '{')
+		mw := jw{b: w.b, first: true}
+		mw.strOmit("gpuTypeId", m.GpuTypeID)
+		if t := m.GpuType; t != nil {
+			mw.key("gpuType")
+			mw.b = append(mw.b, '{')
+			tw := jw{b: mw.b, first: true}
+			tw.str("id", t.ID)
+			tw.strOmit("displayName", t.DisplayName)
+			tw.floatPtr("securePrice", t.SecurePrice)
+			tw.floatPtr("communityPrice", t.CommunityPrice)
+			mw.b = append(tw.b, '}')
+		}
+		mw.strOmit("dataCenterId", m.DataCenterID)
+		if m.SecureCloud != nil {
+			mw.boolean("secureCloud", *m.SecureCloud)
+		}
+		mw.strOmit("gpuDisplayName", m.GpuDisplayName)
+		w.b = append(mw.b, '}')
+	}
+	if t := p.Template; t != nil {
+		w.key("template")
+		w.b = append(w.b, '{')
+		tw := jw{b: w.b, first: true}
+		tw.str("id", t.ID)
+		tw.str("name", t.Name)
+		tw.str("imageName", t.ImageName)
+		tw.int("containerDiskInGb", t.ContainerDiskInGb)
+		tw.strOmit("containerRegistryAuthId", t.ContainerRegistryAuthID)
+		if t.DockerStartCmd != nil {
+			tw.strs("dockerStartCmd", t.DockerStartCmd)
+		}
+		tw.raw("env", rawOr(t.Env, jsonNull))
+		tw.raw("ports", rawOr(t.Ports, jsonNull))
+		tw.strOmit("category", t.Category)
+		tw.boolean("isPublic", t.IsPublic)
+		tw.boolean("isServerless", t.IsServerless)
+		tw.int("volumeInGb", t.VolumeInGb)
+		tw.strOmit("volumeMountPath", t.VolumeMountPath)
+		w.b = append(tw.b, '}')
+	}
+	return append(w.b, '}')
+}
+
+func appendV1PodGPU(b []byte, g *v1PodGPU) []byte {
+	b = append(b, '{')
+	w := jw{b: b, first: true}
+	w.str("id", g.ID)
+	w.int("count", g.Count)
+	w.strOmit("displayName", g.DisplayName)
+	w.floatPtr("securePrice", g.SecurePrice)
+	w.floatPtr("communityPrice", g.CommunityPrice)
+	return append(w.b, '}')
+}
+
+var jsonNull = []byte("null")
+
+// appendV1Pods appends a JSON array of pods.
+func appendV1Pods(b []byte, pods []v1Pod) []byte {
+	b = append(b, '[')
+	for i := range pods {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendV1Pod(b, &pods[i])
+	}
+	return append(b, ']')
+}
+
+// podAnswer is a v1 answer with one pod.
+func podAnswer(status int, p *v1Pod) *Result {
+	return &Result{Status: status, Body: appendV1Pod(make([]byte, 0, 1024), p)}
+}
+
+// decodePodAnswer decodes the v2 pod of an answer, or returns the 502.
+func decodePodAnswer(a *V2Answer) (*v2Pod, *Result) {
+	p, err := decodePod(a.Body)
+	if err != nil {
+		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod the gateway cannot read: "+err.Error())
+	}
+	return p, nil
+}
+
+// decodePodListAnswer decodes the pods of a v2 list answer, or returns the 502.
+func decodePodListAnswer(a *V2Answer) ([]v2Pod, *Result) {
+	pods, err := decodePodList(a.Body)
+	if err != nil {
+		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
+	}
+	return pods, nil
+}

@@ -1,0 +1,625 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// #4 GET /pods: v2 has no filters, so every v1 filter is applied here, on one
+// decoded v2 list; include* expansions cost one call per distinct resource
+// (a list call where one exists), never one per pod.
+
+// maxWorkerEndpoints bounds includeWorkers=true: one v2 call per serverless
+// endpoint (MAPPING H11).
+const maxWorkerEndpoints = 50
+
+// podQuery holds the v1 query parameters of GET /pods and GET /pods/{podId}.
+type podQuery struct {
+	computeType   string
+	cpuFlavorIDs  []string
+	dataCenterIDs []string
+	gpuTypeIDs    []string
+	desiredStatus string
+	endpointID    string
+	id            *string
+	imageName     *string
+	name          *string
+	networkVolume *string
+	templateID    *string
+
+	includeMachine, includeNetworkVolume, includeSavingsPlans, includeTemplate, includeWorkers bool
+}
+
+func (q *podQuery) filters() bool {
+	return q.computeType != "" || q.cpuFlavorIDs != nil || q.dataCenterIDs != nil || q.gpuTypeIDs != nil ||
+		q.desiredStatus != "" || q.id != nil || q.imageName != nil || q.name != nil || q.networkVolume != nil || q.templateID != nil
+}
+
+// parsePodQuery validates the query; list selects GET /pods (filters allowed)
+// over GET /pods/{podId} (include* only; other parameters are ignored, as
+// v1 documented none).
+func parsePodQuery(v url.Values, list bool) (*podQuery, string) {
+	q := &podQuery{}
+	var errs []string
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, "query parameter "+name+": "+fmt.Sprintf(format, args...))
+	}
+	boolean := func(name string) bool {
+		vals := v[name]
+		if len(vals) == 0 {
+			return false
+		}
+		if len(vals) > 1 {
+			bad(name, "must be given at most once")
+			return false
+		}
+		if vals[0] == "" {
+			return false
+		}
+		b, err := strconv.ParseBool(vals[0])
+		if err != nil {
+			bad(name, "%q is not a boolean (true or false)", vals[0])
+			return false
+		}
+		return b
+	}
+	q.includeMachine = boolean("includeMachine")
+	q.includeNetworkVolume = boolean("includeNetworkVolume")
+	q.includeSavingsPlans = boolean("includeSavingsPlans")
+	q.includeTemplate = boolean("includeTemplate")
+	q.includeWorkers = boolean("includeWorkers")
+	if !list {
+		if len(errs) > 0 {
+			return nil, strings.Join(errs, "; ")
+		}
+		return q, ""
+	}
+	scalar := func(name string, maxLen int) *string {
+		vals := v[name]
+		if len(vals) == 0 {
+			return nil
+		}
+		if len(vals) > 1 {
+			bad(name, "must be given at most once")
+			return nil
+		}
+		if maxLen > 0 && utf8.RuneCountInString(vals[0]) > maxLen {
+			bad(name, "must be at most %d characters", maxLen)
+			return nil
+		}
+		s := vals[0]
+		return &s
+	}
+	enum := func(name string, allowed ...string) string {
+		s := scalar(name, 0)
+		if s == nil || *s == "" {
+			return ""
+		}
+		for _, a := range allowed {
+			if *s == a {
+				return a
+			}
+		}
+		bad(name, "%q is not one of %s", *s, strings.Join(allowed, ", "))
+		return ""
+	}
+	array := func(name string) []string {
+		vals, ok := v[name]
+		if !ok {
+			return nil
+		}
+		out := make([]string, 0, len(vals))
+		for _, val := range vals {
+			for _, part := range strings.Split(val, ",") {
+				if part = strings.TrimSpace(part); part != "" {
+					out = append(out, part)
+				}
+			}
+		}
+		return out // possibly empty: an empty filter matches nothing
+	}
+	q.computeType = enum("computeType", "GPU", "CPU")
+	q.desiredStatus = enum("desiredStatus", "RUNNING", "EXITED", "TERMINATED")
+	q.cpuFlavorIDs = array("cpuFlavorId")
+	q.dataCenterIDs = array("dataCenterId")
+	q.gpuTypeIDs = array("gpuTypeId")
+	if e := scalar("endpointId", v1NameMaxLength); e != nil {
+		q.endpointID = *e
+	}
+	q.id = scalar("id", 0)
+	q.imageName = scalar("imageName", 0)
+	q.name = scalar("name", v1NameMaxLength)
+	q.networkVolume = scalar("networkVolumeId", 0)
+	q.templateID = scalar("templateId", 0)
+	if len(errs) > 0 {
+		return nil, strings.Join(errs, "; ")
+	}
+	return q, ""
+}
+
+// match applies the v1 filters to a v2 pod.
+func (q *podQuery) match(p *v2Pod) bool {
+	switch q.computeType {
+	case "GPU":
+		if p.GPU == nil {
+			return false
+		}
+	case "CPU":
+		if p.CPU == nil {
+			return false
+		}
+	}
+	if q.cpuFlavorIDs != nil && (p.CPU == nil || !containsString(q.cpuFlavorIDs, p.CPU.ID)) {
+		return false
+	}
+	if q.gpuTypeIDs != nil && (p.GPU == nil || !containsString(q.gpuTypeIDs, p.GPU.ID)) {
+		return false
+	}
+	if q.dataCenterIDs != nil && !containsString(q.dataCenterIDs, p.DataCenterID) {
+		return false
+	}
+	if q.desiredStatus != "" && desiredStatus(p.Status) != q.desiredStatus {
+		return false
+	}
+	if q.id != nil && p.ID != *q.id {
+		return false
+	}
+	if q.imageName != nil && p.Image != *q.imageName {
+		return false
+	}
+	if q.name != nil && p.Name != *q.name {
+		return false
+	}
+	if q.networkVolume != nil {
+		found := false
+		for _, m := range p.Mounts.Network {
+			if m.VolumeID == *q.networkVolume {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	if q.templateID != nil && p.Template != *q.templateID {
+		return false
+	}
+	return true
+}
+
+func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
+	q, msg := parsePodQuery(req.Query, true)
+	if msg != "" {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	if q.endpointID != "" {
+		// Only serverless workers have an endpointId: the answer is that
+		// endpoint's workers (R-Worker).
+		workers, r := endpointWorkers(ctx, req, c, q.endpointID)
+		if r != nil {
+			return r
+		}
+		return podListAnswer(nil, filterWorkers(q, workers, q.includeMachine), 0)
+	}
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/pods"})
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		return FromV2Error(req.Op, a)
+	}
+	all, r := decodePodListAnswer(a)
+	if r != nil {
+		return r
+	}
+	if !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers {
+		// The common case: map and encode each pod straight into the answer.
+		b := make([]byte, 0, len(a.Body))
+		b = append(b, '[')
+		var v1 v1Pod
+		n := 0
+		for i := range all {
+			if p := &all[i]; q.match(p) {
+				if n > 0 {
+					b = append(b, ',')
+				}
+				fillV1Pod(&v1, p)
+				b = appendV1Pod(b, &v1)
+				n++
+			}
+		}
+		return &Result{Status: http.StatusOK, Body: append(b, ']')}
+	}
+	pods := make([]*v2Pod, 0, len(all))
+	filter := q.filters()
+	for i := range all {
+		if p := &all[i]; !filter || q.match(p) {
+			pods = append(pods, p)
+		}
+	}
+	out := make([]v1Pod, len(pods))
+	for i, p := range pods {
+		fillV1Pod(&out[i], p)
+	}
+	if r := expandPodList(ctx, req, c, q, pods, out, false); r != nil {
+		return r
+	}
+	var workers []v1Worker
+	if q.includeWorkers {
+		all, r := allWorkers(ctx, req, c)
+		if r != nil {
+			return r
+		}
+		workers = filterWorkers(q, all, q.includeMachine)
+	}
+	return podListAnswer(out, workers, len(a.Body))
+}
+
+// podListAnswer encodes pods then workers as one v1 array; size hints the
+// length of the answer.
+func podListAnswer(pods []v1Pod, workers []v1Worker, size int) *Result {
+	b := appendV1Pods(make([]byte, 0, size+64), pods)
+	if len(workers) > 0 {
+		wb, err := json.Marshal(workers)
+		if err != nil {
+			return Fail(http.StatusInternalServerError, "cannot encode the answer: "+err.Error())
+		}
+		if len(pods) > 0 {
+			b = append(b[:len(b)-1], ',')
+			b = append(b, wb[1:]...)
+		} else {
+			b = wb
+		}
+	}
+	return &Result{Status: http.StatusOK, Body: b}
+}
+
+// expandPods adds the include* expansions to the answers of one GET.
+func expandPods(ctx context.Context, req *Request, c Caller, q *podQuery, pods []v2Pod, out []v1Pod) *Result {
+	ptrs := make([]*v2Pod, len(pods))
+	for i := range pods {
+		ptrs[i] = &pods[i]
+	}
+	return expandPodList(ctx, req, c, q, ptrs, out, len(pods) == 1)
+}
+
+// expandPodList fills networkVolume, template, machine and the catalog parts
+// of gpu. A lookup that fails makes the request fail with its error, except
+// a 404 of a referenced resource (deleted meanwhile), which leaves the field
+// out. includeSavingsPlans has no v2 source: savingsPlans stays omitted.
+func expandPodList(ctx context.Context, req *Request, c Caller, q *podQuery, pods []*v2Pod, out []v1Pod, single bool) *Result {
+	if len(pods) == 0 {
+		return nil
+	}
+	if q.includeNetworkVolume {
+		if r := expandNetworkVolumes(ctx, req, c, pods, out, single); r != nil {
+			return r
+		}
+	}
+	if q.includeTemplate {
+		if r := expandTemplates(ctx, req, c, pods, out); r != nil {
+			return r
+		}
+	}
+	if q.includeMachine {
+		if r := expandMachines(ctx, req, c, pods, out); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+func expandNetworkVolumes(ctx context.Context, req *Request, c Caller, pods []*v2Pod, out []v1Pod, single bool) *Result {
+	var ids []string
+	for _, p := range pods {
+		if len(p.Mounts.Network) > 0 && !containsString(ids, p.Mounts.Network[0].VolumeID) {
+			ids = append(ids, p.Mounts.Network[0].VolumeID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	vols := map[string]*v2NetworkVolume{}
+	if single && len(ids) == 1 {
+		a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/network-volumes/%s", ids[0])})
+		if err != nil {
+			return FromCallError(err)
+		}
+		if a.Status == http.StatusNotFound {
+			return nil
+		}
+		if !a.OK() {
+			return FromV2Error(req.Op, a)
+		}
+		v, r := decodeV2[v2NetworkVolume](a, "a network volume")
+		if r != nil {
+			return r
+		}
+		vols[v.ID] = v
+	} else {
+		a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/network-volumes"})
+		if err != nil {
+			return FromCallError(err)
+		}
+		if !a.OK() {
+			return FromV2Error(req.Op, a)
+		}
+		list, r := decodeV2[v2NetworkVolumeList](a, "a network volume list")
+		if r != nil {
+			return r
+		}
+		for i := range list.NetworkVolumes {
+			vols[list.NetworkVolumes[i].ID] = &list.NetworkVolumes[i]
+		}
+	}
+	for i, p := range pods {
+		if len(p.Mounts.Network) == 0 {
+			continue
+		}
+		if v, ok := vols[p.Mounts.Network[0].VolumeID]; ok {
+			out[i].NetworkVolume = &v1PodNetworkVol{ID: v.ID, Name: v.Name, Size: v.Size, DataCenterID: v.DataCenter}
+		}
+	}
+	return nil
+}
+
+func expandTemplates(ctx context.Context, req *Request, c Caller, pods []*v2Pod, out []v1Pod) *Result {
+	tpls := map[string]*v1PodTemplateView{}
+	for _, p := range pods {
+		if p.Template == "" {
+			continue
+		}
+		id := p.Template
+		if _, done := tpls[id]; done {
+			continue
+		}
+		tpls[id] = nil
+		a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", id)})
+		if err != nil {
+			return FromCallError(err)
+		}
+		if a.Status == http.StatusNotFound {
+			continue
+		}
+		if !a.OK() {
+			return FromV2Error(req.Op, a)
+		}
+		t, r := decodeV2[v2TemplateForPod](a, "a template")
+		if r != nil {
+			return r
+		}
+		tpls[id] = podTemplateView(t)
+	}
+	for i, p := range pods {
+		if p.Template != "" {
+			out[i].Template = tpls[p.Template]
+		}
+	}
+	return nil
+}
+
+// podTemplateView is R-Template for includeTemplate.
+func podTemplateView(t *v2TemplateForPod) *v1PodTemplateView {
+	v := &v1PodTemplateView{
+		ID:                t.ID,
+		Name:              t.Name,
+		ImageName:         t.Image,
+		ContainerDiskInGb: t.Disk,
+		Env:               rawOr(t.Env, jsonEmptyObject),
+		Ports:             rawOr(t.Ports, jsonEmptyArray),
+		Category:          t.Category,
+		IsPublic:          t.Public,
+		IsServerless:      t.Serverless,
+	}
+	if t.Registry != nil {
+		v.ContainerRegistryAuthID = *t.Registry
+	}
+	if t.Args == "" {
+		v.DockerStartCmd = []string{}
+	} else if args, err := SplitArgs(t.Args); err == nil {
+		v.DockerStartCmd = args
+	}
+	if pm := t.Mounts.Persistent; pm != nil {
+		v.VolumeInGb, v.VolumeMountPath = pm.Size, pm.Path
+	}
+	return v
+}
+
+// expandMachines fills the part of machine v2 can tell (data center, cloud,
+// GPU type) and the catalog parts of gpu (display name, list prices).
+func expandMachines(ctx context.Context, req *Request, c Caller, pods []*v2Pod, out []v1Pod) *Result {
+	var gpus map[string]*v2GPUType
+	for _, p := range pods {
+		if p.GPU == nil {
+			continue
+		}
+		a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/catalog/gpus"})
+		if err != nil {
+			return FromCallError(err)
+		}
+		if !a.OK() {
+			return FromV2Error(req.Op, a)
+		}
+		cat, r := decodeV2[v2GPUCatalog](a, "a GPU catalog")
+		if r != nil {
+			return r
+		}
+		gpus = make(map[string]*v2GPUType, len(cat.GPUs))
+		for i := range cat.GPUs {
+			gpus[cat.GPUs[i].ID] = &cat.GPUs[i]
+		}
+		break
+	}
+	for i, p := range pods {
+		m := &v1PodMachine{SecureCloud: ptrTo(p.Cloud == "SECURE")}
+		if p.Cloud == "" {
+			m.SecureCloud = nil
+		}
+		m.DataCenterID = p.DataCenterID
+		if p.GPU != nil {
+			m.GpuTypeID = p.GPU.ID
+			if t, ok := gpus[p.GPU.ID]; ok {
+				m.GpuDisplayName = t.Name
+				m.GpuType = &v1MachineGPU{ID: t.ID, DisplayName: t.Name, SecurePrice: t.Price.Secure, CommunityPrice: t.Price.Community}
+				if g := out[i].GPU; g != nil {
+					g.DisplayName, g.SecurePrice, g.CommunityPrice = t.Name, t.Price.Secure, t.Price.Community
+				}
+			}
+		}
+		out[i].Machine = m
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// Serverless workers (R-Worker)
+
+type v2Worker struct {
+	ID           string  `json:"id"`
+	Image        *string `json:"image"`
+	GPUTypeID    *string `json:"gpuTypeId"`
+	GPUCount     int     `json:"gpuCount"`
+	DataCenterID *string `json:"dataCenterId"`
+	StartedAt    *string `json:"startedAt"`
+	Version      *int    `json:"version"`
+}
+
+type v2WorkerList struct {
+	Workers []v2Worker `json:"workers"`
+}
+
+// podWorker is a worker with the endpoint it belongs to.
+type podWorker struct {
+	v2Worker
+	endpointID string
+}
+
+// v1Worker is a v1 Pod built from a v2 Worker: what v2 tells about workers
+// is far less than about pods; everything else is omitted.
+type v1Worker struct {
+	ID            string        `json:"id"`
+	Image         string        `json:"image,omitempty"`
+	DesiredStatus string        `json:"desiredStatus"`
+	GPU           *v1PodGPU     `json:"gpu,omitempty"`
+	LastStartedAt string        `json:"lastStartedAt,omitempty"`
+	EndpointID    string        `json:"endpointId"`
+	AiAPIID       string        `json:"aiApiId"`
+	SlsVersion    *int          `json:"slsVersion,omitempty"`
+	Machine       *v1PodMachine `json:"machine,omitempty"`
+}
+
+func endpointWorkers(ctx context.Context, req *Request, c Caller, endpointID string) ([]podWorker, *Result) {
+	if !ValidID(endpointID) {
+		return nil, nil
+	}
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/serverless/%s/workers", endpointID)})
+	if err != nil {
+		return nil, FromCallError(err)
+	}
+	if a.Status == http.StatusNotFound {
+		return nil, nil // a filter that matches nothing
+	}
+	if !a.OK() {
+		return nil, FromV2Error(req.Op, a)
+	}
+	list, r := decodeV2[v2WorkerList](a, "a worker list")
+	if r != nil {
+		return nil, r
+	}
+	out := make([]podWorker, len(list.Workers))
+	for i := range list.Workers {
+		out[i] = podWorker{list.Workers[i], endpointID}
+	}
+	return out, nil
+}
+
+type v2EndpointIDList struct {
+	Endpoints []struct {
+		ID string `json:"id"`
+	} `json:"endpoints"`
+}
+
+func allWorkers(ctx context.Context, req *Request, c Caller) ([]podWorker, *Result) {
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/serverless"})
+	if err != nil {
+		return nil, FromCallError(err)
+	}
+	if !a.OK() {
+		return nil, FromV2Error(req.Op, a)
+	}
+	eps, r := decodeV2[v2EndpointIDList](a, "an endpoint list")
+	if r != nil {
+		return nil, r
+	}
+	if len(eps.Endpoints) > maxWorkerEndpoints {
+		return nil, Fail(http.StatusBadRequest, fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): filter with endpointId instead",
+			len(eps.Endpoints), len(eps.Endpoints)+1, maxWorkerEndpoints))
+	}
+	var all []podWorker
+	for _, e := range eps.Endpoints {
+		ws, r := endpointWorkers(ctx, req, c, e.ID)
+		if r != nil {
+			return nil, r
+		}
+		all = append(all, ws...)
+	}
+	return all, nil
+}
+
+// filterWorkers applies the v1 filters to workers (a filter on something a
+// worker does not have excludes it) and maps them (R-Worker).
+func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
+	out := make([]v1Worker, 0, len(ws))
+	for i := range ws {
+		w := &ws[i]
+		gpuType := ""
+		if w.GPUTypeID != nil {
+			gpuType = *w.GPUTypeID
+		}
+		dc := ""
+		if w.DataCenterID != nil {
+			dc = *w.DataCenterID
+		}
+		image := ""
+		if w.Image != nil {
+			image = *w.Image
+		}
+		switch {
+		case q.computeType == "GPU" && w.GPUCount == 0,
+			q.computeType == "CPU" && w.GPUCount > 0,
+			q.cpuFlavorIDs != nil, q.name != nil, q.networkVolume != nil, q.templateID != nil,
+			q.gpuTypeIDs != nil && !containsString(q.gpuTypeIDs, gpuType),
+			q.dataCenterIDs != nil && !containsString(q.dataCenterIDs, dc),
+			q.desiredStatus != "" && q.desiredStatus != "RUNNING",
+			q.id != nil && *q.id != w.ID,
+			q.imageName != nil && *q.imageName != image:
+			continue
+		}
+		v := v1Worker{
+			ID:            w.ID,
+			Image:         image,
+			DesiredStatus: "RUNNING", // v2 lists only active workers
+			EndpointID:    w.endpointID,
+			AiAPIID:       w.endpointID,
+			SlsVersion:    w.Version,
+		}
+		if gpuType != "" {
+			v.GPU = &v1PodGPU{ID: gpuType, Count: w.GPUCount}
+		}
+		if w.StartedAt != nil {
+			v.LastStartedAt = *w.StartedAt
+		}
+		if machine && (gpuType != "" || dc != "") {
+			v.Machine = &v1PodMachine{GpuTypeID: gpuType, DataCenterID: dc}
+		}
+		out = append(out, v)
+	}
+	return out
+}

@@ -1,0 +1,369 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/netip"
+	"strconv"
+)
+
+// This file holds the pod data model: the v2 Pod as decoded from v2 answers,
+// the v1 Pod as written to v1 clients, and R-Pod (MAPPING.md §2), the one
+// function that turns the first into the second. Answers are decoded once
+// into structs and encoded once; no maps of interfaces on the way.
+
+// v2Pod is the part of a v2 Pod the gateway reads.
+type v2Pod struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Status       string          `json:"status"`
+	Image        string          `json:"image"`
+	Args         string          `json:"args"`
+	Disk         int             `json:"disk"`
+	Mounts       v2Mounts        `json:"mounts"`
+	Ports        json.RawMessage `json:"ports"`
+	Env          json.RawMessage `json:"env"`
+	Registry     string          `json:"registry"` // null: ""
+	Cloud        string          `json:"cloud"`
+	DataCenterID string          `json:"dataCenterId"` // null: ""
+	GPU          *v2PodGPU       `json:"gpu"`
+	CPU          *v2PodCPU       `json:"cpu"`
+	Template     string          `json:"template"` // null: ""
+	Cost         float64         `json:"cost"`
+	Locked       bool            `json:"locked"`
+	Runtime      *v2PodRuntime   `json:"runtime"`
+	CreatedAt    string          `json:"createdAt"`
+	StartedAt    string          `json:"startedAt"` // null: ""
+}
+
+// v2Mounts is v2 Mounts, both as read from a Pod and as written in create and
+// PATCH bodies (additionalProperties: false; both keys of each entry required).
+type v2Mounts struct {
+	Persistent *v2PersistentMount `json:"persistent,omitempty"`
+	Network    []v2NetworkMount   `json:"network,omitempty"`
+}
+
+type v2PersistentMount struct {
+	Size int    `json:"size"`
+	Path string `json:"path"`
+}
+
+type v2NetworkMount struct {
+	VolumeID string `json:"volumeId"`
+	Path     string `json:"path"`
+}
+
+type v2PodGPU struct {
+	ID    string `json:"id"`
+	Count int    `json:"count"`
+}
+
+type v2PodCPU struct {
+	ID        string `json:"id"`
+	VcpuCount int    `json:"vcpuCount"`
+	Memory    int    `json:"memory"`
+}
+
+type v2PodRuntime struct {
+	Ports []v2RuntimePort `json:"ports"`
+}
+
+// v2RuntimePort is one live port mapping; a null public port reads as 0
+// (not a valid port) and a null ip as "".
+type v2RuntimePort struct {
+	Private int    `json:"private"`
+	Public  int    `json:"public"`
+	IP      string `json:"ip"`
+}
+
+// v2PodList is the v2 list answer {"pods": [...]}.
+type v2PodList struct {
+	Pods []v2Pod `json:"pods"`
+}
+
+// v2NetworkVolume is a v2 NetworkVolume.
+type v2NetworkVolume struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	Size       int    `json:"size"`
+	DataCenter string `json:"dataCenter"`
+}
+
+type v2NetworkVolumeList struct {
+	NetworkVolumes []v2NetworkVolume `json:"networkVolumes"`
+}
+
+// v1Pod is the v1 Pod schema, restricted to what the gateway can fill
+// faithfully. Fields v2 cannot provide (dockerEntrypoint, interruptible,
+// machineId, lastStatusChange, consumerUserId, savingsPlans, volumeEncrypted,
+// spot and savings-plan prices) are absent: omitted, never invented.
+type v1Pod struct {
+	ID                      string             `json:"id"`
+	Name                    string             `json:"name"`
+	Image                   string             `json:"image"`
+	ContainerDiskInGb       int                `json:"containerDiskInGb"`
+	ContainerRegistryAuthID string             `json:"containerRegistryAuthId,omitempty"`
+	DockerStartCmd          []string           `json:"dockerStartCmd,omitzero"`
+	Env                     json.RawMessage    `json:"env"`
+	Ports                   json.RawMessage    `json:"ports"`
+	DesiredStatus           string             `json:"desiredStatus,omitempty"`
+	Locked                  bool               `json:"locked"`
+	CostPerHr               float64            `json:"costPerHr"`
+	AdjustedCostPerHr       float64            `json:"adjustedCostPerHr"`
+	GPU                     *v1PodGPU          `json:"gpu,omitempty"`
+	CPUFlavorID             string             `json:"cpuFlavorId,omitempty"`
+	VcpuCount               int                `json:"vcpuCount,omitempty"`  // CPU pods only
+	MemoryInGb              int                `json:"memoryInGb,omitempty"` // CPU pods only
+	VolumeInGb              int                `json:"volumeInGb"`
+	VolumeMountPath         string             `json:"volumeMountPath,omitempty"`
+	NetworkVolume           *v1PodNetworkVol   `json:"networkVolume,omitempty"`
+	PortMappings            v1PortMappings     `json:"portMappings"`
+	PublicIP                nullableString     `json:"publicIp"`
+	LastStartedAt           string             `json:"lastStartedAt,omitempty"`
+	TemplateID              string             `json:"templateId,omitempty"`
+	Machine                 *v1PodMachine      `json:"machine,omitempty"`
+	Template                *v1PodTemplateView `json:"template,omitempty"`
+
+	gpu v1PodGPU // storage behind GPU
+}
+
+// v1PodGPU is v1 Pod.gpu. displayName and the two list prices come from the
+// v2 GPU catalog and are filled only when the catalog was read for the
+// answer (includeMachine=true).
+type v1PodGPU struct {
+	ID             string   `json:"id"`
+	Count          int      `json:"count"`
+	DisplayName    string   `json:"displayName,omitempty"`
+	SecurePrice    *float64 `json:"securePrice,omitempty"`
+	CommunityPrice *float64 `json:"communityPrice,omitempty"`
+}
+
+// v1PodNetworkVol is v1 Pod.networkVolume.
+type v1PodNetworkVol struct {
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Size         int    `json:"size"`
+	DataCenterID string `json:"dataCenterId"`
+}
+
+// v1PodMachine is the part of v1 Pod.machine that v2 can fill
+// (includeMachine=true): v2 does not expose the host machine itself.
+type v1PodMachine struct {
+	GpuTypeID      string        `json:"gpuTypeId,omitempty"`
+	GpuType        *v1MachineGPU `json:"gpuType,omitempty"`
+	DataCenterID   string        `json:"dataCenterId,omitempty"`
+	SecureCloud    *bool         `json:"secureCloud,omitempty"`
+	GpuDisplayName string        `json:"gpuDisplayName,omitempty"`
+}
+
+// v1MachineGPU is v1 Pod.machine.gpuType.
+type v1MachineGPU struct {
+	ID             string   `json:"id"`
+	DisplayName    string   `json:"displayName,omitempty"`
+	SecurePrice    *float64 `json:"securePrice,omitempty"`
+	CommunityPrice *float64 `json:"communityPrice,omitempty"`
+}
+
+// v1PodTemplateView is the template attached with includeTemplate=true. The
+// v1 Pod schema has no template property although includeTemplate exists (a
+// v1 spec defect, MAPPING.md #4); the gateway mirrors v1 Endpoint.template
+// with the R-Template fields v2 can fill.
+type v1PodTemplateView struct {
+	ID                      string          `json:"id"`
+	Name                    string          `json:"name"`
+	ImageName               string          `json:"imageName"`
+	ContainerDiskInGb       int             `json:"containerDiskInGb"`
+	ContainerRegistryAuthID string          `json:"containerRegistryAuthId,omitempty"`
+	DockerStartCmd          []string        `json:"dockerStartCmd,omitzero"`
+	Env                     json.RawMessage `json:"env"`
+	Ports                   json.RawMessage `json:"ports"`
+	Category                string          `json:"category,omitempty"`
+	IsPublic                bool            `json:"isPublic"`
+	IsServerless            bool            `json:"isServerless"`
+	VolumeInGb              int             `json:"volumeInGb"`
+	VolumeMountPath         string          `json:"volumeMountPath,omitempty"`
+}
+
+// v2TemplateForPod is the part of a v2 Template the pod plans read.
+type v2TemplateForPod struct {
+	ID         string          `json:"id"`
+	Name       string          `json:"name"`
+	Image      string          `json:"image"`
+	Args       string          `json:"args"`
+	Disk       int             `json:"disk"`
+	Env        json.RawMessage `json:"env"`
+	Ports      json.RawMessage `json:"ports"`
+	Registry   *string         `json:"registry"`
+	Category   string          `json:"category"`
+	Public     bool            `json:"public"`
+	Serverless bool            `json:"serverless"`
+	Mounts     struct {
+		Persistent *v2PersistentMount `json:"persistent"`
+	} `json:"mounts"`
+}
+
+// desiredStatus is H-status: v2 observed status → v1 desired status. An
+// unknown status gives "" (the field is then omitted).
+func desiredStatus(s string) string {
+	switch s {
+	case "PROVISIONING", "STARTING", "RUNNING":
+		return "RUNNING"
+	case "EXITED", "ERROR":
+		return "EXITED"
+	case "TERMINATED":
+		return "TERMINATED"
+	}
+	return ""
+}
+
+var (
+	jsonEmptyObject = json.RawMessage(`{}`)
+	jsonEmptyArray  = json.RawMessage(`[]`)
+)
+
+// rawOr returns raw unless it is absent or null, in which case def.
+func rawOr(raw, def json.RawMessage) json.RawMessage {
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return def
+	}
+	return raw
+}
+
+// v1PodFrom is R-Pod: one v2 Pod → one v1 Pod (without the include*
+// expansions, which the caller adds).
+func v1PodFrom(p *v2Pod) v1Pod {
+	var out v1Pod
+	fillV1Pod(&out, p)
+	return out
+}
+
+// fillV1Pod is R-Pod into *out (in place, so that a slice of answers is
+// filled without a copy or an allocation per pod).
+func fillV1Pod(out *v1Pod, p *v2Pod) {
+	*out = v1Pod{
+		ID:                      p.ID,
+		Name:                    p.Name,
+		Image:                   p.Image,
+		ContainerDiskInGb:       p.Disk,
+		ContainerRegistryAuthID: p.Registry,
+		Env:                     rawOr(p.Env, jsonEmptyObject),
+		Ports:                   rawOr(p.Ports, jsonEmptyArray),
+		DesiredStatus:           desiredStatus(p.Status),
+		Locked:                  p.Locked,
+		CostPerHr:               p.Cost,
+		AdjustedCostPerHr:       p.Cost,
+		LastStartedAt:           p.StartedAt,
+		TemplateID:              p.Template,
+	}
+	// H-args: a string the gateway cannot split (an unbalanced quote written
+	// by another v2 client) is omitted rather than guessed at.
+	out.DockerStartCmd = splitPodArgs(p.Args)
+	if p.GPU != nil {
+		out.gpu = v1PodGPU{ID: p.GPU.ID, Count: p.GPU.Count}
+		out.GPU = &out.gpu
+	}
+	if p.CPU != nil {
+		out.CPUFlavorID = p.CPU.ID
+		out.VcpuCount, out.MemoryInGb = p.CPU.VcpuCount, p.CPU.Memory
+	}
+	if pm := p.Mounts.Persistent; pm != nil {
+		out.VolumeInGb = pm.Size
+		out.VolumeMountPath = pm.Path
+	} else if len(p.Mounts.Network) > 0 {
+		out.VolumeMountPath = p.Mounts.Network[0].Path
+	}
+	if p.Runtime != nil {
+		out.PortMappings = v1PortMappings(p.Runtime.Ports)
+		out.PublicIP = publicIP(p.Runtime.Ports)
+	}
+}
+
+// splitPodArgs is H-args v2 → v1: "" gives [], an unsplittable string nil
+// (omitted). Arguments without quotes or backslashes (the common case) are
+// split without copying.
+func splitPodArgs(args string) []string {
+	simple, n, inWord := true, 0, false
+	for i := 0; i < len(args); i++ {
+		switch c := args[i]; {
+		case c == '\\' || c == '\'' || c == '"':
+			simple = false
+		case isArgSpace(c):
+			inWord = false
+		case !inWord:
+			inWord = true
+			n++
+		}
+	}
+	if !simple {
+		words, err := SplitArgs(args)
+		if err != nil {
+			return nil
+		}
+		return words
+	}
+	words := make([]string, 0, n)
+	start := -1
+	for i := 0; i <= len(args); i++ {
+		if i == len(args) || isArgSpace(args[i]) {
+			if start >= 0 {
+				words = append(words, args[start:i])
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return words
+}
+
+// v1PortMappings is v1 portMappings ({"22": 10341}) built from the live v2
+// port list: entries with a public port only, the first one per private
+// port, in v2's order; no live ports give {} (v1: "will be empty").
+type v1PortMappings []v2RuntimePort
+
+func (m v1PortMappings) MarshalJSON() ([]byte, error) { return m.appendJSON(nil), nil }
+
+func (m v1PortMappings) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	n := 0
+	for i := range m {
+		p := &m[i]
+		if p.Public <= 0 {
+			continue
+		}
+		dup := false
+		for j := 0; j < i; j++ {
+			if q := &m[j]; q.Public > 0 && q.Private == p.Private {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = strconv.AppendInt(b, int64(p.Private), 10)
+		b = append(b, '"', ':')
+		b = strconv.AppendInt(b, int64(p.Public), 10)
+		n++
+	}
+	return append(b, '}')
+}
+
+// publicIP is v1 publicIp: the first IPv4 address of a port with a public
+// mapping ("" → null).
+func publicIP(ports []v2RuntimePort) nullableString {
+	for i := range ports {
+		p := &ports[i]
+		if p.Public <= 0 || p.IP == "" {
+			continue
+		}
+		if a, err := netip.ParseAddr(p.IP); err == nil && a.Is4() {
+			return nullableString(p.IP)
+		}
+	}
+	return ""
+}

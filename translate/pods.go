@@ -1,0 +1,873 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The ten v1 pod operations (MAPPING.md §3 #3–#12). Request bodies are read
+// in podbody.go, answers mapped in podmodel.go (R-Pod); include* expansions
+// and serverless workers are in podlist.go.
+
+// Sleep waits for d or until ctx is done. Plans wait through it (429
+// back-off) so that tests can replace it; it is not changed at run time.
+var Sleep = func(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Tunables of the create plan (variables so that tests can shorten them).
+var (
+	// LostReplyGrace is how long the gateway may keep looking for a pod
+	// whose create got no usable reply when the request's own deadline has
+	// run out: the answer must say whether the pod exists.
+	LostReplyGrace = 3 * time.Second
+	// createClockSkew is how much older than the request a pod may look
+	// (v2's clock vs the gateway's) and still count as created by it, when
+	// the pre-create list of pods could not be read.
+	createClockSkew = 2 * time.Minute
+	// max429Retries bounds the 429 back-offs of one create request.
+	max429Retries = 3
+	// defaultRetryAfter is the back-off when a 429 carries no Retry-After.
+	defaultRetryAfter = time.Second
+)
+
+func podNow(req *Request) time.Time {
+	if req.Options.Now != nil {
+		return req.Options.Now()
+	}
+	return time.Now()
+}
+
+// podID returns the v1 podId path parameter, or the 404 for an id that
+// cannot be forwarded (P9).
+func podID(req *Request) (string, *Result) {
+	id := req.Params["podId"]
+	if !ValidID(id) {
+		return "", Fail(http.StatusNotFound, fmt.Sprintf("invalid podId %q", id))
+	}
+	return id, nil
+}
+
+// podCall makes one v2 call with a JSON body built from v (nil: none).
+func podCall(ctx context.Context, c Caller, method, path string, query url.Values, v any) (*V2Answer, error) {
+	call := V2Call{Method: method, Path: path, Query: query}
+	if v != nil {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		call.Body = b
+	}
+	return c.Call(ctx, call)
+}
+
+// decodeV2 decodes a v2 answer body, or returns the 502 saying it could not.
+func decodeV2[T any](a *V2Answer, what string) (*T, *Result) {
+	v := new(T)
+	if err := json.Unmarshal(a.Body, v); err != nil {
+		return nil, Fail(http.StatusBadGateway, "the v2 API answered with "+what+" the gateway cannot read: "+err.Error())
+	}
+	return v, nil
+}
+
+// withNotes copies warnings and dropped fields gathered before r was built.
+func withNotes(r *Result, notes *Result) *Result {
+	if notes == nil {
+		return r
+	}
+	r.Warnings = append(notes.Warnings[:len(notes.Warnings):len(notes.Warnings)], r.Warnings...)
+	if len(notes.Dropped) > 0 {
+		r.Dropped = append(notes.Dropped[:len(notes.Dropped):len(notes.Dropped)], r.Dropped...)
+	}
+	if r.Emulated == "" {
+		r.Emulated = notes.Emulated
+	}
+	return r
+}
+
+func unknownFieldsWarning(schema string, keys []string) string {
+	return "ignored field(s) that are not part of v1 " + schema + ": " + strings.Join(keys, ", ")
+}
+
+// ---------------------------------------------------------------------------
+// #3 POST /pods
+
+// createPodPlan is CreatePod: validate, pre-read (network volume, template,
+// catalog, existing pods), one create per candidate, then lock (P1–P4).
+func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
+	in, msg := parsePodCreate(req.Body)
+	if in == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes := &Result{}
+	if len(in.untrans) > 0 {
+		if !req.Options.Lenient {
+			return Fail(http.StatusBadRequest, untranslatableMessage(in.untrans))
+		}
+		notes.Dropped = untranslatableFields(in.untrans)
+	}
+	if len(in.unknownKeys) > 0 {
+		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("PodCreateInput", in.unknownKeys))
+	}
+	cr := &podCreator{ctx: ctx, req: req, c: c, in: in, notes: notes, start: podNow(req)}
+	return withNotes(cr.run(), notes)
+}
+
+type podCreator struct {
+	ctx   context.Context
+	req   *Request
+	c     Caller
+	in    *podCreate
+	notes *Result
+	start time.Time
+
+	body     v2CreatePodBody
+	dcs      []string            // data centers every candidate is restricted to (nil: any)
+	candDCs  map[string][]string // per-candidate data centers (countryCodes)
+	cands    []string
+	existing map[string]bool // pods that existed before the first create; nil if unknown
+}
+
+func (cr *podCreator) run() *Result {
+	in := cr.in
+	cr.body = in.baseBody()
+	if in.dcSent {
+		cr.dcs = in.dataCenterIDs
+	}
+	if r := cr.resolveMounts(); r != nil {
+		return r
+	}
+	if r := cr.rankCandidates(); r != nil {
+		return r
+	}
+	cr.listExisting()
+	created, r := cr.createLoop()
+	if r != nil {
+		return r
+	}
+	if in.locked {
+		cr.lock(created)
+	}
+	out := v1PodFrom(created)
+	if in.templateID != "" {
+		// v2 keeps no link to the template (template stays null): echo it.
+		out.TemplateID = in.templateID
+	}
+	return podAnswer(http.StatusCreated, &out)
+}
+
+// resolveMounts applies H-mount-create, reading the network volume (its data
+// center) or the template (the half of a persistent mount the client left
+// out) when needed.
+func (cr *podCreator) resolveMounts() *Result {
+	in := cr.in
+	path := in.mountPath
+	if in.networkVol != "" {
+		a, err := podCall(cr.ctx, cr.c, http.MethodGet, V2Path("/v2/network-volumes/%s", in.networkVol), nil, nil)
+		if err != nil {
+			return FromCallError(err)
+		}
+		if a.Status == http.StatusNotFound {
+			return Fail(http.StatusBadRequest, fmt.Sprintf("networkVolumeId: network volume %q not found", in.networkVol))
+		}
+		if !a.OK() {
+			return FromV2Error(cr.req.Op, a)
+		}
+		vol, r := decodeV2[v2NetworkVolume](a, "a network volume")
+		if r != nil {
+			return r
+		}
+		if in.dcSent && !containsString(in.dataCenterIDs, vol.DataCenter) {
+			return Fail(http.StatusBadRequest, fmt.Sprintf("networkVolumeId: network volume %q is in data center %s, which is not among dataCenterIds (%s); v2 places the pod in the volume's data center",
+				in.networkVol, vol.DataCenter, strings.Join(in.dataCenterIDs, ", ")))
+		}
+		cr.dcs = []string{vol.DataCenter}
+		if path == "" {
+			path = v1DefaultMountPath
+		}
+		// A network volume replaces the pod volume (v1); v2 rejects both.
+		cr.body.Mounts = &v2Mounts{Network: []v2NetworkMount{{VolumeID: in.networkVol, Path: path}}}
+		return nil
+	}
+	if in.cpu {
+		// v2 CPU pods have no pod volume: the v1 default (20 GB) is dropped;
+		// an explicit size was refused (or dropped) by parsePodCreate.
+		return nil
+	}
+	size := in.volumeInGb
+	if in.templateID == "" {
+		s := v1DefaultVolumeInGb
+		if size != nil {
+			s = *size
+		}
+		if s > 0 {
+			if path == "" {
+				path = v1DefaultMountPath
+			}
+			cr.body.Mounts = &v2Mounts{Persistent: &v2PersistentMount{Size: s, Path: path}}
+		}
+		return nil
+	}
+	// With a template only what the client sent is sent; the template
+	// supplies the half of a persistent mount the client left out.
+	if size == nil && path == "" {
+		return nil
+	}
+	if size != nil && *size > 0 && path != "" {
+		cr.body.Mounts = &v2Mounts{Persistent: &v2PersistentMount{Size: *size, Path: path}}
+		return nil
+	}
+	a, err := podCall(cr.ctx, cr.c, http.MethodGet, V2Path("/v2/templates/%s", in.templateID), nil, nil)
+	if err != nil {
+		return FromCallError(err)
+	}
+	if a.Status == http.StatusNotFound {
+		return Fail(http.StatusBadRequest, fmt.Sprintf("templateId: template %q not found", in.templateID))
+	}
+	if !a.OK() {
+		return FromV2Error(cr.req.Op, a)
+	}
+	tpl, r := decodeV2[v2TemplateForPod](a, "a template")
+	if r != nil {
+		return r
+	}
+	tm := tpl.Mounts.Persistent
+	if size != nil && *size == 0 {
+		if tm != nil {
+			return Fail(http.StatusBadRequest, fmt.Sprintf("volumeInGb: template %q has a %d GB pod volume, and v2 cannot create a pod from it without one", in.templateID, tm.Size))
+		}
+		return nil
+	}
+	pm := &v2PersistentMount{Size: v1DefaultVolumeInGb, Path: v1DefaultMountPath}
+	if tm != nil {
+		*pm = *tm
+	}
+	if size != nil {
+		pm.Size = *size
+	}
+	if path != "" {
+		pm.Path = path
+	}
+	cr.body.Mounts = &v2Mounts{Persistent: pm}
+	return nil
+}
+
+// v2GPUCatalog and v2CPUCatalog are the parts of the catalogs plans read.
+type v2GPUCatalog struct {
+	GPUs []v2GPUType `json:"gpus"`
+}
+
+type v2GPUType struct {
+	ID    string `json:"id"`
+	Name  string `json:"name"`
+	Price struct {
+		Secure    *float64 `json:"secure"`
+		Community *float64 `json:"community"`
+	} `json:"price"`
+	Availability string `json:"availability"`
+	DataCenters  []struct {
+		ID string `json:"id"`
+	} `json:"dataCenters"`
+}
+
+type v2CPUCatalog struct {
+	CPUs []struct {
+		ID           string `json:"id"`
+		Availability string `json:"availability"`
+	} `json:"cpus"`
+}
+
+// availabilityRank orders catalog availability: HIGH first, NONE and
+// unknown last.
+func availabilityRank(s string) int {
+	switch s {
+	case "HIGH":
+		return 0
+	case "MEDIUM":
+		return 1
+	case "LOW":
+		return 2
+	}
+	return 3
+}
+
+// rankCandidates orders the candidates (P3) and, for countryCodes, restricts
+// each GPU type to the data centers the catalog lists in those countries.
+func (cr *podCreator) rankCandidates() *Result {
+	in := cr.in
+	cr.cands = in.candidates
+	needOrder := !in.customPriority && len(in.candidates) > 1
+	if !needOrder && len(in.countryCodes) == 0 {
+		return nil
+	}
+	q := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}}
+	path := "/v2/catalog/gpus"
+	if in.cpu {
+		path = "/v2/catalog/cpus"
+		q.Set("vcpuCount", strconv.Itoa(in.vcpuCount))
+	} else {
+		q.Set("count", strconv.Itoa(in.gpuCount))
+		cloud := in.cloud
+		if cloud == "" {
+			cloud = v1DefaultCloud
+		}
+		q.Set("cloud", cloud)
+		if len(in.countryCodes) > 0 {
+			q.Set("countryCodes", strings.Join(in.countryCodes, ","))
+		}
+		if len(in.cudaVersions) > 0 {
+			q.Set("cudaVersions", strings.Join(in.cudaVersions, ","))
+		}
+	}
+	a, err := podCall(cr.ctx, cr.c, http.MethodGet, path, q, nil)
+	var rank map[string]int
+	var gpus *v2GPUCatalog
+	failure := ""
+	switch {
+	case err != nil:
+		failure = err.Error()
+	case !a.OK():
+		failure = ProblemMessage(a.Body, a.Status)
+	default:
+		rank = map[string]int{}
+		if in.cpu {
+			cat, r := decodeV2[v2CPUCatalog](a, "a CPU catalog")
+			if r != nil {
+				failure = "unreadable answer"
+				break
+			}
+			for _, t := range cat.CPUs {
+				rank[t.ID] = availabilityRank(t.Availability)
+			}
+		} else {
+			cat, r := decodeV2[v2GPUCatalog](a, "a GPU catalog")
+			if r != nil {
+				failure = "unreadable answer"
+				break
+			}
+			gpus = cat
+			for _, t := range cat.GPUs {
+				rank[t.ID] = availabilityRank(t.Availability)
+			}
+		}
+	}
+	if failure != "" {
+		if len(in.countryCodes) > 0 {
+			// Placement by country needs the catalog: no silent fallback.
+			if err != nil {
+				return FromCallError(err)
+			}
+			if a != nil && !a.OK() {
+				r := FromV2Error(cr.req.Op, a)
+				r.Body = EncodeV1Error("countryCodes: the v2 GPU catalog could not be read to resolve them: " + ProblemMessage(a.Body, a.Status))
+				return r
+			}
+			return Fail(http.StatusBadGateway, "countryCodes: the v2 GPU catalog could not be read to resolve them")
+		}
+		cr.notes.Warnings = append(cr.notes.Warnings, "candidates were tried in the order given: the v2 catalog could not be read to rank them by availability ("+failure+")")
+		return nil
+	}
+	if needOrder {
+		cands := append([]string(nil), in.candidates...)
+		sort.SliceStable(cands, func(i, j int) bool {
+			ri, ok := rank[cands[i]]
+			if !ok {
+				ri = 4
+			}
+			rj, ok := rank[cands[j]]
+			if !ok {
+				rj = 4
+			}
+			return ri < rj
+		})
+		cr.cands = cands
+	}
+	if len(in.countryCodes) > 0 && gpus != nil {
+		byID := make(map[string][]string, len(gpus.GPUs))
+		for _, t := range gpus.GPUs {
+			ids := make([]string, 0, len(t.DataCenters))
+			for _, dc := range t.DataCenters {
+				if cr.dcs == nil || containsString(cr.dcs, dc.ID) {
+					ids = append(ids, dc.ID)
+				}
+			}
+			byID[t.ID] = ids
+		}
+		cr.candDCs = make(map[string][]string, len(cr.cands))
+		kept := cr.cands[:0:0]
+		for _, id := range cr.cands {
+			if dcs := byID[id]; len(dcs) > 0 {
+				cr.candDCs[id] = dcs
+				kept = append(kept, id)
+			}
+		}
+		if len(kept) == 0 {
+			where := ""
+			if cr.dcs != nil {
+				where = " within " + strings.Join(cr.dcs, ", ")
+			}
+			return Fail(http.StatusBadRequest, fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
+				strings.Join(in.countryCodes, ", "), where, strings.Join(in.candidates, ", ")))
+		}
+		cr.cands = kept
+	}
+	return nil
+}
+
+// listExisting records the pods that exist before the first create, so that
+// a pod found after a lost reply is known to be this request's. When the
+// list cannot be read, the creation time is used instead.
+func (cr *podCreator) listExisting() {
+	a, err := podCall(cr.ctx, cr.c, http.MethodGet, "/v2/pods", nil, nil)
+	if err != nil || !a.OK() {
+		return
+	}
+	pods, r := decodePodListAnswer(a)
+	if r != nil {
+		return
+	}
+	cr.existing = make(map[string]bool, len(pods))
+	for i := range pods {
+		cr.existing[pods[i].ID] = true
+	}
+}
+
+// createLoop tries one create per candidate (P3).
+func (cr *podCreator) createLoop() (*v2Pod, *Result) {
+	in := cr.in
+	field := candidateField(in.cpu)
+	var tried []string
+	var last *V2Answer
+	retries := 0
+	for i := 0; i < len(cr.cands); i++ {
+		cand := cr.cands[i]
+		body := cr.body
+		if in.cpu {
+			cpu := *body.CPU
+			cpu.ID = cand
+			body.CPU = &cpu
+		} else {
+			gpu := *body.GPU
+			gpu.ID = cand
+			body.GPU = &gpu
+		}
+		body.DataCenterIDs = cr.dcs
+		if dcs, ok := cr.candDCs[cand]; ok {
+			body.DataCenterIDs = dcs
+		}
+		a, err := podCall(cr.ctx, cr.c, http.MethodPost, "/v2/pods", nil, body)
+		if err != nil {
+			var ue interface{ Unavailable() bool }
+			if errors.As(err, &ue) && ue.Unavailable() {
+				// Not sent at all (breaker open): nothing can have been created.
+				return nil, FromCallError(err)
+			}
+			return cr.afterLostReply(cand, err, nil)
+		}
+		switch {
+		case a.OK():
+			p, r := decodePodAnswer(a)
+			if r != nil {
+				// Created, but the answer is unreadable: find it rather than
+				// report a failure (P4) or create it again (P3).
+				return cr.afterLostReply(cand, nil, a)
+			}
+			return p, nil
+		case a.Status == http.StatusBadRequest || a.Status == http.StatusForbidden:
+			tried = append(tried, cand+": "+ProblemMessage(a.Body, a.Status))
+			last = a
+			continue
+		case a.Status == http.StatusTooManyRequests:
+			wait, ok := cr.retryWait(a, retries)
+			if !ok {
+				return nil, FromV2Error(cr.req.Op, a)
+			}
+			if err := Sleep(cr.ctx, wait); err != nil {
+				return nil, FromV2Error(cr.req.Op, a)
+			}
+			retries++
+			i-- // the same candidate again
+			continue
+		case a.Status >= 500:
+			return cr.afterLostReply(cand, nil, a)
+		default:
+			// 401, 402, 404 (template), 409, 422 …: the same for every
+			// candidate; stop.
+			return nil, FromV2Error(cr.req.Op, a)
+		}
+	}
+	if last == nil {
+		return nil, Fail(http.StatusBadRequest, field+": no candidate to try")
+	}
+	r := FromV2Error(cr.req.Op, last)
+	if len(tried) > 1 {
+		r.Body = EncodeV1Error(fmt.Sprintf("%s: none of the %d candidates could be created: %s", field, len(tried), strings.Join(tried, "; ")))
+	}
+	return nil, r
+}
+
+// retryWait is the back-off a 429 asks for, if it fits in the request's
+// deadline and the retry budget.
+func (cr *podCreator) retryWait(a *V2Answer, retries int) (time.Duration, bool) {
+	if retries >= max429Retries {
+		return 0, false
+	}
+	wait := defaultRetryAfter
+	if a.Header != nil {
+		if v := strings.TrimSpace(a.Header.Get("Retry-After")); v != "" {
+			if secs, err := strconv.Atoi(v); err == nil && secs >= 0 {
+				wait = time.Duration(secs) * time.Second
+			} else if t, err := http.ParseTime(v); err == nil {
+				wait = t.Sub(podNow(cr.req))
+				if wait < 0 {
+					wait = 0
+				}
+			}
+		}
+	}
+	if dl, ok := cr.ctx.Deadline(); ok {
+		if wait >= time.Until(dl) {
+			return 0, false
+		}
+	} else if wait > 10*time.Second {
+		return 0, false
+	}
+	return wait, true
+}
+
+// afterLostReply handles a create that got no usable answer (timeout,
+// connection lost, 5xx, unreadable 2xx): the pod may exist. It looks for it
+// and never creates again (P3).
+func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*v2Pod, *Result) {
+	reason := ""
+	status := http.StatusBadGateway
+	switch {
+	case callErr != nil && errors.Is(callErr, context.DeadlineExceeded):
+		reason = "the create timed out"
+		status = http.StatusGatewayTimeout
+	case callErr != nil:
+		reason = "the create got no answer (" + callErr.Error() + ")"
+	case a.OK():
+		reason = "the create answered " + strconv.Itoa(a.Status) + " with an unreadable pod"
+	default:
+		reason = "the create answered " + strconv.Itoa(a.Status) + " (" + ProblemMessage(a.Body, a.Status) + ")"
+	}
+	ctx := cr.ctx
+	if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < LostReplyGrace) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(cr.ctx), LostReplyGrace)
+		defer cancel()
+	}
+	name := cr.body.Name
+	what := fmt.Sprintf("pod %q (%s %s)", name, candidateField(cr.in.cpu), cand)
+	advice := fmt.Sprintf("; the gateway did not retry, to avoid a duplicate billable pod: check GET /v1/pods?name=%s before creating it again", url.QueryEscape(name))
+	la, err := podCall(ctx, cr.c, http.MethodGet, "/v2/pods", nil, nil)
+	if err != nil || !la.OK() {
+		why := ""
+		if err != nil {
+			why = err.Error()
+		} else {
+			why = ProblemMessage(la.Body, la.Status)
+		}
+		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created, and looking for it failed (%s)%s", reason, what, why, advice))
+	}
+	pods, r := decodePodListAnswer(la)
+	if r != nil {
+		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created, and the pod list could not be read%s", reason, what, advice))
+	}
+	var found []*v2Pod
+	for i := range pods {
+		p := &pods[i]
+		if p.Name != name || !cr.sameCompute(p, cand) {
+			continue
+		}
+		if cr.existing != nil {
+			if cr.existing[p.ID] {
+				continue
+			}
+		} else if t, err := time.Parse(time.RFC3339, p.CreatedAt); err != nil || t.Before(cr.start.Add(-createClockSkew)) {
+			continue
+		}
+		found = append(found, p)
+	}
+	switch len(found) {
+	case 0:
+		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created; it is not listed yet%s", reason, what, advice))
+	case 1:
+		cr.notes.Warnings = append(cr.notes.Warnings, fmt.Sprintf("the v2 reply to the create was lost (%s); pod %s was found and is returned", reason, found[0].ID))
+		return found[0], nil
+	}
+	ids := make([]string, len(found))
+	for i, p := range found {
+		ids[i] = p.ID
+	}
+	return nil, Fail(status, fmt.Sprintf("%s: %d pods named %q appeared during this request (%s) and the gateway cannot tell which one is this request's%s",
+		reason, len(found), name, strings.Join(ids, ", "), advice))
+}
+
+func (cr *podCreator) sameCompute(p *v2Pod, cand string) bool {
+	if cr.in.cpu {
+		return p.CPU != nil && p.CPU.ID == cand
+	}
+	return p.GPU != nil && p.GPU.ID == cand
+}
+
+// lock applies locked:true after the create (the v2 create body has no
+// locked), retrying once; a failure is a warning, never an error (P4).
+func (cr *podCreator) lock(p *v2Pod) {
+	why := ""
+	for attempt := 0; attempt < 2; attempt++ {
+		a, err := podCall(cr.ctx, cr.c, http.MethodPatch, V2Path("/v2/pods/%s", p.ID), nil, v2UpdatePodBody{Locked: ptrTo(true)})
+		switch {
+		case err != nil:
+			why = err.Error()
+		case a.OK():
+			if np, r := decodePodAnswer(a); r == nil {
+				*p = *np
+			} else {
+				p.Locked = true
+			}
+			return
+		default:
+			why = ProblemMessage(a.Body, a.Status)
+		}
+	}
+	cr.notes.Warnings = append(cr.notes.Warnings, fmt.Sprintf("the pod was created but locked=true could not be applied (%s); lock it with PATCH /v1/pods/%s {\"locked\":true}", why, p.ID))
+}
+
+// podAnswerOf is the v1 answer with the R-Pod of p.
+func podAnswerOf(status int, p *v2Pod) *Result {
+	out := v1PodFrom(p)
+	return podAnswer(status, &out)
+}
+
+func ptrTo[T any](v T) *T { return &v }
+
+func containsString(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// #5 GET /pods/{podId}
+
+func getPodPlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := podID(req)
+	if r != nil {
+		return r
+	}
+	q, msg := parsePodQuery(req.Query, false)
+	if msg != "" {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	a, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		return FromV2Error(req.Op, a)
+	}
+	p, r := decodePodAnswer(a)
+	if r != nil {
+		return r
+	}
+	pods := []v2Pod{*p}
+	out := make([]v1Pod, 1)
+	fillV1Pod(&out[0], p)
+	if r := expandPods(ctx, req, c, q, pods, out); r != nil {
+		return r
+	}
+	return podAnswer(http.StatusOK, &out[0])
+}
+
+// ---------------------------------------------------------------------------
+// #6 / #8 PATCH /pods/{podId}, POST /pods/{podId}/update
+
+func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := podID(req)
+	if r != nil {
+		return r
+	}
+	u, msg := parsePodUpdate(req.Body)
+	if u == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes := &Result{}
+	if len(u.untrans) > 0 {
+		if !req.Options.Lenient {
+			return Fail(http.StatusBadRequest, untranslatableMessage(u.untrans))
+		}
+		notes.Dropped = untranslatableFields(u.untrans)
+	}
+	if len(u.unknownKeys) > 0 {
+		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))
+	}
+	var cur *v2Pod
+	if u.needsPod() || u.fields == 0 {
+		a, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
+		if err != nil {
+			return withNotes(FromCallError(err), notes)
+		}
+		if !a.OK() {
+			return withNotes(FromV2Error(req.Op, a), notes)
+		}
+		p, r := decodePodAnswer(a)
+		if r != nil {
+			return withNotes(r, notes)
+		}
+		cur = p
+		if msg := u.applyMounts(cur); msg != "" {
+			return withNotes(Fail(http.StatusBadRequest, msg), notes)
+		}
+	}
+	if u.fields == 0 {
+		// Nothing v2 can change: the pod as it is, without a PATCH.
+		return withNotes(podAnswerOf(http.StatusOK, cur), notes)
+	}
+	a, err := podCall(ctx, c, http.MethodPatch, V2Path("/v2/pods/%s", id), nil, u.body)
+	if err != nil {
+		return withNotes(FromCallError(err), notes)
+	}
+	if !a.OK() {
+		return withNotes(FromV2Error(req.Op, a), notes)
+	}
+	p, r := decodePodAnswer(a)
+	if r != nil {
+		return withNotes(r, notes)
+	}
+	return withNotes(podAnswerOf(http.StatusOK, p), notes)
+}
+
+// ---------------------------------------------------------------------------
+// #7 DELETE /pods/{podId}
+
+func deletePodPlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := podID(req)
+	if r != nil {
+		return r
+	}
+	a, err := podCall(ctx, c, http.MethodDelete, V2Path("/v2/pods/%s", id), nil, nil)
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		return FromV2Error(req.Op, a)
+	}
+	return &Result{Status: http.StatusNoContent}
+}
+
+// ---------------------------------------------------------------------------
+// #9, #10, #12 POST /pods/{podId}/{start,stop,restart}
+
+type v2PodAction struct {
+	Action string `json:"action"`
+}
+
+// podActionPlan returns the plan of one v2 pod action.
+func podActionPlan(action string) PlanFunc {
+	return func(ctx context.Context, req *Request, c Caller) *Result {
+		id, r := podID(req)
+		if r != nil {
+			return r
+		}
+		return doPodAction(ctx, req, c, id, action)
+	}
+}
+
+func doPodAction(ctx context.Context, req *Request, c Caller, id, action string) *Result {
+	a, err := podCall(ctx, c, http.MethodPost, V2Path("/v2/pods/%s/action", id), nil, v2PodAction{Action: action})
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		return FromV2Error(req.Op, a)
+	}
+	p, r := decodePodAnswer(a)
+	if r != nil || p.ID == "" {
+		// v2 documents 200 + Pod; without a readable pod, read it.
+		g, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
+		if err == nil && g.OK() {
+			p, r = decodePodAnswer(g)
+		}
+		if err != nil || !g.OK() || r != nil {
+			// The action was applied (P4): say so, with what is known.
+			res := JSON(http.StatusOK, struct {
+				ID string `json:"id"`
+			}{id})
+			res.Warnings = []string{"the " + action + " was applied but the pod could not be read afterwards"}
+			return res
+		}
+	}
+	return podAnswerOf(http.StatusOK, p)
+}
+
+var (
+	startPodPlan   = podActionPlan("start")
+	stopPodPlan    = podActionPlan("stop")
+	restartPodPlan = podActionPlan("restart")
+)
+
+// ---------------------------------------------------------------------------
+// #11 POST /pods/{podId}/reset (P6)
+
+const resetUnsupported = "reset is not supported by the v2 API: use restart for a running pod (POST /v1/pods/{podId}/restart), or stop then start"
+
+func resetPodPlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := podID(req)
+	if r != nil {
+		return r
+	}
+	if !req.Options.ResetRestart {
+		return Fail(http.StatusBadRequest, resetUnsupported)
+	}
+	res := resetEmulated(ctx, req, c, id)
+	res.Emulated = "reset"
+	return res
+}
+
+// resetEmulated is reset as V1GW_RESET_MODE=restart emulates it: RUNNING →
+// restart, EXITED/ERROR → start; anything else is refused.
+func resetEmulated(ctx context.Context, req *Request, c Caller, id string) *Result {
+	a, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		return FromV2Error(req.Op, a)
+	}
+	p, r := decodePodAnswer(a)
+	if r != nil {
+		return r
+	}
+	if p.Locked {
+		return Fail(http.StatusBadRequest, "the pod is locked: locking disables resetting (unlock it with PATCH /v1/pods/{podId} {\"locked\":false})")
+	}
+	switch p.Status {
+	case "RUNNING":
+		return doPodAction(ctx, req, c, id, "restart")
+	case "EXITED", "ERROR":
+		return doPodAction(ctx, req, c, id, "start")
+	case "PROVISIONING", "STARTING":
+		return Fail(http.StatusBadRequest, "the pod is "+p.Status+": it can be reset (restarted) once it is RUNNING")
+	}
+	return Fail(http.StatusBadRequest, "the pod is "+p.Status+" and cannot be reset")
+}
