@@ -92,6 +92,23 @@ type Config struct {
 	// Demo runs the gateway in front of an in-process v2 simulator
 	// (-demo, V1GW_DEMO, demo).
 	Demo bool
+	// UpstreamRetries is how many times a failed idempotent GET is retried
+	// (0-2) (-upstream-retries, V1GW_UPSTREAM_RETRIES, upstream_retries).
+	UpstreamRetries int
+	// BreakerFailures consecutive upstream failures (5xx, timeouts,
+	// connection errors) open the circuit breaker
+	// (-breaker-failures, V1GW_BREAKER_FAILURES, breaker_failures).
+	BreakerFailures int
+	// BreakerOpenFor is how long the open breaker answers 503 before it
+	// lets a probe through (-breaker-open-for, V1GW_BREAKER_OPEN_FOR,
+	// breaker_open_for).
+	BreakerOpenFor time.Duration
+	// UsageFlushInterval is how often the usage counts are written to the
+	// store (-usage-flush-interval, V1GW_USAGE_FLUSH_INTERVAL,
+	// usage_flush_interval).
+	UsageFlushInterval time.Duration
+	// KeyNames labels key ids in the /usage report (YAML key_names only).
+	KeyNames map[string]string
 
 	// origin maps a setting's key to where its value came from ("-listen",
 	// "V1GW_LISTEN", "<file>: listen"), for error messages.
@@ -106,6 +123,13 @@ const (
 	DefaultRateLimitPerMinute = 60
 	DefaultRequestTimeout     = 30 * time.Second
 	DefaultDrainTimeout       = 25 * time.Second
+	DefaultUpstreamRetries    = 2
+	MaxUpstreamRetries        = 2
+	DefaultBreakerFailures    = 5
+	DefaultBreakerOpenFor     = 10 * time.Second
+	DefaultUsageFlushInterval = 5 * time.Second
+	// MaxKeyNameLen bounds a key_names label.
+	MaxKeyNameLen = 200
 )
 
 // Allowed values of the enumerated settings.
@@ -132,6 +156,10 @@ func Default() *Config {
 		DrainTimeout:       DefaultDrainTimeout,
 		LogFormat:          "json",
 		LogLevel:           "info",
+		UpstreamRetries:    DefaultUpstreamRetries,
+		BreakerFailures:    DefaultBreakerFailures,
+		BreakerOpenFor:     DefaultBreakerOpenFor,
+		UsageFlushInterval: DefaultUsageFlushInterval,
 	}
 }
 
@@ -216,6 +244,34 @@ var settings = []setting{
 		set: func(c *Config, v string) error {
 			b, err := parseBool(v)
 			c.Demo = b
+			return err
+		}},
+	{key: "upstream_retries", flag: "upstream-retries", env: "V1GW_UPSTREAM_RETRIES", arg: "N", def: strconv.Itoa(DefaultUpstreamRetries),
+		help: "retries of a failed idempotent GET to v2 (0-2; jittered, honouring Retry-After and the request's deadline); POST, PATCH and DELETE are never retried",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.UpstreamRetries = n
+			return err
+		}},
+	{key: "breaker_failures", flag: "breaker-failures", env: "V1GW_BREAKER_FAILURES", arg: "N", def: strconv.Itoa(DefaultBreakerFailures),
+		help: "consecutive upstream failures (5xx, timeouts, connection errors; never 4xx) that open the circuit breaker",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.BreakerFailures = n
+			return err
+		}},
+	{key: "breaker_open_for", flag: "breaker-open-for", env: "V1GW_BREAKER_OPEN_FOR", arg: "DURATION", def: DefaultBreakerOpenFor.String(),
+		help: "how long the open breaker answers 503 at once before one probe request goes to v2",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.BreakerOpenFor = d
+			return err
+		}},
+	{key: "usage_flush_interval", flag: "usage-flush-interval", env: "V1GW_USAGE_FLUSH_INTERVAL", arg: "DURATION", def: DefaultUsageFlushInterval.String(),
+		help: "how often the /usage counts are written to Redis (or memory); they are also written on shutdown",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.UsageFlushInterval = d
 			return err
 		}},
 }
@@ -317,6 +373,13 @@ func Load(args []string, getenv func(string) string) (*Config, error) {
 			c.KeyLimits[id] = n
 		}
 	}
+	if file != nil && file.keyNames != nil {
+		c.origin["key_names"] = c.ConfigFile + ": key_names"
+		c.KeyNames = make(map[string]string, len(file.keyNames))
+		for id, name := range file.keyNames {
+			c.KeyNames[id] = strings.TrimSpace(name)
+		}
+	}
 
 	if c.KeyHashSecret == "" {
 		secret, err := generateSecret()
@@ -340,11 +403,12 @@ func generateSecret() (string, error) {
 	return hex.EncodeToString(b), nil
 }
 
-// fileValues is what the YAML file set: scalars by key, and key_limits
-// (nil when absent).
+// fileValues is what the YAML file set: scalars by key, key_limits and
+// key_names (nil when absent).
 type fileValues struct {
 	scalars   map[string]string
 	keyLimits map[string]string
+	keyNames  map[string]string
 }
 
 // fileConfig mirrors the YAML document. Every scalar is read as text and
@@ -367,6 +431,11 @@ type fileConfig struct {
 	LogFormat          *string           `yaml:"log_format"`
 	LogLevel           *string           `yaml:"log_level"`
 	Demo               *string           `yaml:"demo"`
+	UpstreamRetries    *string           `yaml:"upstream_retries"`
+	BreakerFailures    *string           `yaml:"breaker_failures"`
+	BreakerOpenFor     *string           `yaml:"breaker_open_for"`
+	UsageFlushInterval *string           `yaml:"usage_flush_interval"`
+	KeyNames           map[string]string `yaml:"key_names"`
 }
 
 func (f *fileConfig) scalars() map[string]*string {
@@ -376,7 +445,9 @@ func (f *fileConfig) scalars() map[string]*string {
 		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
 		"limiter_fail": f.LimiterFail, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
-		"log_level": f.LogLevel, "demo": f.Demo,
+		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,
+		"breaker_failures": f.BreakerFailures, "breaker_open_for": f.BreakerOpenFor,
+		"usage_flush_interval": f.UsageFlushInterval,
 	}
 }
 
@@ -386,7 +457,7 @@ func fileKeys() []string {
 	for _, s := range settings {
 		keys = append(keys, s.key)
 	}
-	return append(keys, "key_limits")
+	return append(keys, "key_limits", "key_names")
 }
 
 // parseFile reads the YAML document of the file at path; its errors start
@@ -423,7 +494,7 @@ func parseFile(path string, data []byte) (*fileValues, error) {
 	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %s", path, oneLine(err.Error()))
 	}
-	fv := &fileValues{scalars: map[string]string{}, keyLimits: fc.KeyLimits}
+	fv := &fileValues{scalars: map[string]string{}, keyLimits: fc.KeyLimits, keyNames: fc.KeyNames}
 	for k, p := range fc.scalars() {
 		if p != nil {
 			fv.scalars[k] = *p
@@ -568,6 +639,34 @@ func (c *Config) Validate() error {
 	}
 	if c.DrainTimeout <= 0 {
 		return c.errorf("drain_timeout", "%q must be > 0", c.DrainTimeout.String())
+	}
+	if c.UpstreamRetries < 0 || c.UpstreamRetries > MaxUpstreamRetries {
+		return c.errorf("upstream_retries", "%q must be between 0 and %d", strconv.Itoa(c.UpstreamRetries), MaxUpstreamRetries)
+	}
+	if c.BreakerFailures < 1 {
+		return c.errorf("breaker_failures", "%q must be >= 1", strconv.Itoa(c.BreakerFailures))
+	}
+	if c.BreakerOpenFor <= 0 {
+		return c.errorf("breaker_open_for", "%q must be > 0", c.BreakerOpenFor.String())
+	}
+	if c.UsageFlushInterval <= 0 {
+		return c.errorf("usage_flush_interval", "%q must be > 0", c.UsageFlushInterval.String())
+	}
+	for _, id := range sortedKeys(c.KeyNames) {
+		name := c.KeyNames[id]
+		switch {
+		case id == "":
+			return c.errorf("key_names", "a key id must not be empty")
+		case name == "":
+			return c.errorf("key_names", "key id %q: the name must not be empty", id)
+		case len(name) > MaxKeyNameLen:
+			return c.errorf("key_names", "key id %q: the name is longer than %d bytes", id, MaxKeyNameLen)
+		case strings.IndexFunc(name, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0:
+			return c.errorf("key_names", "key id %q: the name must not contain control characters", id)
+		}
+	}
+	if len(c.KeyNames) > 0 && c.KeyHashSecretGenerated {
+		return c.errorf("key_names", "needs V1GW_KEY_HASH_SECRET (or key_hash_secret): key ids are derived from it, and a generated secret changes on every start")
 	}
 	if c.SunsetLink != "" {
 		if err := checkLink(c.SunsetLink); err != nil {
@@ -752,6 +851,10 @@ func (c *Config) Redacted() map[string]any {
 	for k, v := range c.KeyLimits {
 		limits[k] = v
 	}
+	names := make(map[string]string, len(c.KeyNames))
+	for k, v := range c.KeyNames {
+		names[k] = v
+	}
 	sunset := ""
 	if !c.Sunset.IsZero() {
 		sunset = c.Sunset.UTC().Format(time.RFC3339)
@@ -782,6 +885,11 @@ func (c *Config) Redacted() map[string]any {
 		"log_format":                c.LogFormat,
 		"log_level":                 c.LogLevel,
 		"demo":                      c.Demo,
+		"upstream_retries":          c.UpstreamRetries,
+		"breaker_failures":          c.BreakerFailures,
+		"breaker_open_for":          c.BreakerOpenFor.String(),
+		"usage_flush_interval":      c.UsageFlushInterval.String(),
+		"key_names":                 names,
 	}
 }
 
@@ -835,6 +943,9 @@ File only:
   key_limits: {<key id>: <requests per minute>}
         per-key-id overrides of -rate-limit, 0 = unlimited; key ids are derived
         from V1GW_KEY_HASH_SECRET, which must then be set
+  key_names: {<key id>: <label>}
+        names shown next to key ids in the /usage report (who owns the key);
+        needs V1GW_KEY_HASH_SECRET too
   -h, -help
         print this help
 `)
@@ -859,5 +970,6 @@ func Settings() []Setting {
 		out = append(out, Setting{Key: s.key, Flag: s.flag, Env: s.env, Default: s.def, Help: s.help})
 	}
 	out = append(out, Setting{Key: "key_limits", Help: "per-key-id rate-limit overrides (YAML only)"})
+	out = append(out, Setting{Key: "key_names", Help: "per-key-id labels for the /usage report (YAML only)"})
 	return out
 }

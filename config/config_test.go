@@ -61,6 +61,11 @@ func TestDefaults(t *testing.T) {
 		{"LogFormat", c.LogFormat, "json"},
 		{"LogLevel", c.LogLevel, "info"},
 		{"Demo", c.Demo, false},
+		{"UpstreamRetries", c.UpstreamRetries, 2},
+		{"BreakerFailures", c.BreakerFailures, 5},
+		{"BreakerOpenFor", c.BreakerOpenFor, 10 * time.Second},
+		{"UsageFlushInterval", c.UsageFlushInterval, 5 * time.Second},
+		{"KeyNames", len(c.KeyNames), 0},
 	}
 	for _, ch := range checks {
 		if ch.got != ch.want {
@@ -208,6 +213,10 @@ func TestEveryFlagEnvAndFileKey(t *testing.T) {
 		{"log-format", "V1GW_LOG_FORMAT", "log_format", "console", func(c *Config) bool { return c.LogFormat == "console" }},
 		{"log-level", "V1GW_LOG_LEVEL", "log_level", "debug", func(c *Config) bool { return c.LogLevel == "debug" }},
 		{"demo", "V1GW_DEMO", "demo", "true", func(c *Config) bool { return c.Demo }},
+		{"upstream-retries", "V1GW_UPSTREAM_RETRIES", "upstream_retries", "0", func(c *Config) bool { return c.UpstreamRetries == 0 }},
+		{"breaker-failures", "V1GW_BREAKER_FAILURES", "breaker_failures", "3", func(c *Config) bool { return c.BreakerFailures == 3 }},
+		{"breaker-open-for", "V1GW_BREAKER_OPEN_FOR", "breaker_open_for", "2s", func(c *Config) bool { return c.BreakerOpenFor == 2*time.Second }},
+		{"usage-flush-interval", "V1GW_USAGE_FLUSH_INTERVAL", "usage_flush_interval", "1m", func(c *Config) bool { return c.UsageFlushInterval == time.Minute }},
 	}
 	for _, tt := range cases {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
@@ -266,6 +275,22 @@ key_limits:
 	}
 	if r := c.Redacted()["key_limits"].(map[string]int); r["k_abc"] != 600 {
 		t.Errorf("Redacted key_limits = %v", r)
+	}
+}
+
+func TestKeyNames(t *testing.T) {
+	f := writeFile(t, `
+key_hash_secret: s3cr3t-value
+key_names:
+  0123abcd: "  CI bot (team infra) "
+  k_other: nightly export
+`)
+	c := mustLoad(t, []string{"-config", f}, env{})
+	if len(c.KeyNames) != 2 || c.KeyNames["0123abcd"] != "CI bot (team infra)" || c.KeyNames["k_other"] != "nightly export" {
+		t.Errorf("KeyNames = %q", c.KeyNames)
+	}
+	if r := c.Redacted()["key_names"].(map[string]string); r["k_other"] != "nightly export" {
+		t.Errorf("Redacted key_names = %v", r)
 	}
 }
 
@@ -345,6 +370,20 @@ func TestErrors(t *testing.T) {
 		{"key limit empty id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  \"\": 5\n", "key id must not be empty"},
 		{"key limits need a secret", nil, nil, "key_limits:\n  k_abc: 5\n", "key_limits: needs V1GW_KEY_HASH_SECRET"},
 		{"key limits not a map", nil, nil, "key_limits: 5\n", "v1gateway.yaml: line 1: cannot unmarshal"},
+
+		// Resilience and usage.
+		{"retries too many", []string{"-upstream-retries", "3"}, nil, "", `config: -upstream-retries: "3" must be between 0 and 2`},
+		{"retries negative", nil, env{"V1GW_UPSTREAM_RETRIES": "-1"}, "", `config: V1GW_UPSTREAM_RETRIES: "-1" must be between 0 and 2`},
+		{"breaker failures zero", nil, env{"V1GW_BREAKER_FAILURES": "0"}, "", `config: V1GW_BREAKER_FAILURES: "0" must be >= 1`},
+		{"breaker open for zero", []string{"-breaker-open-for", "0"}, nil, "", `config: -breaker-open-for: "0s" must be > 0`},
+		{"usage flush junk", nil, env{"V1GW_USAGE_FLUSH_INTERVAL": "often"}, "", `config: V1GW_USAGE_FLUSH_INTERVAL: "often" is not a duration`},
+		{"usage flush zero", nil, nil, "usage_flush_interval: 0\n", `v1gateway.yaml: usage_flush_interval: "0s" must be > 0`},
+		{"key names need a secret", nil, nil, "key_names:\n  k_abc: CI\n", "key_names: needs V1GW_KEY_HASH_SECRET"},
+		{"key name empty", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: \"\"\n", `key_names: key id "k_abc": the name must not be empty`},
+		{"key name control", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: \"a\\x01b\"\n", `key id "k_abc": the name must not contain control characters`},
+		{"key name too long", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: " + strings.Repeat("x", 201) + "\n", "longer than 200 bytes"},
+		{"key names empty id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  \"\": CI\n", "key_names: a key id must not be empty"},
+		{"key names not a map", nil, nil, "key_names: [a]\n", "cannot unmarshal"},
 
 		// The file itself.
 		{"unknown yaml key", nil, nil, "listen: \":1\"\nbogus: 1\n", `v1gateway.yaml: line 2: unknown setting "bogus"`},
@@ -465,7 +504,7 @@ func TestRedacted(t *testing.T) {
 			t.Errorf("Redacted lacks %q", s.key)
 		}
 	}
-	for _, k := range []string{"config_file", "key_limits", "key_hash_secret_generated"} {
+	for _, k := range []string{"config_file", "key_limits", "key_names", "key_hash_secret_generated"} {
 		if _, ok := r[k]; !ok {
 			t.Errorf("Redacted lacks %q", k)
 		}
@@ -572,7 +611,8 @@ func TestSettingsListsEveryName(t *testing.T) {
 		}
 		seen[s.Key] = true
 	}
-	for _, k := range []string{"listen", "upstream_url", "redis_url", "rate_limit_per_minute", "compat_mode", "reset_mode", "key_hash_secret", "key_limits"} {
+	for _, k := range []string{"listen", "upstream_url", "redis_url", "rate_limit_per_minute", "compat_mode", "reset_mode", "key_hash_secret", "key_limits",
+		"key_names", "upstream_retries", "breaker_failures", "breaker_open_for", "usage_flush_interval"} {
 		if !seen[k] {
 			t.Errorf("Settings() lacks %s", k)
 		}

@@ -1,0 +1,132 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/v1gateway/v1gateway/usage"
+)
+
+// Admin serves the admin port:
+//
+//	/healthz  the process is alive (always 200)
+//	/readyz   the gateway should get traffic: 503 once shutdown has begun,
+//	          while the upstream circuit breaker is open, and while the
+//	          limiter's Redis is down with V1GW_LIMITER_FAIL=closed
+//	/metrics  Prometheus text format
+//	/usage    the migration report (JSON; ?format=csv)
+type Admin struct {
+	draining atomic.Bool
+	gw       *Gateway
+	mux      *http.ServeMux
+}
+
+// NewAdmin returns the admin handler of gw (nil: /healthz and /readyz
+// only, ready until draining).
+func NewAdmin(gw *Gateway) *Admin {
+	a := &Admin{mux: http.NewServeMux(), gw: gw}
+	a.mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+	})
+	a.mux.HandleFunc("GET /readyz", a.readyz)
+	if gw != nil {
+		a.mux.Handle("GET /metrics", gw.tel.MetricsHandler())
+		a.mux.HandleFunc("GET /usage", a.usage)
+	}
+	return a
+}
+
+// healthyLimiter is a limiter that knows whether its store is usable
+// (limiter.Redis).
+type healthyLimiter interface{ Healthy() bool }
+
+type readiness struct {
+	Status string            `json:"status"` // ready, draining, not ready
+	Reason string            `json:"reason,omitempty"`
+	Checks map[string]string `json:"checks,omitempty"`
+}
+
+func (a *Admin) readyz(w http.ResponseWriter, _ *http.Request) {
+	if a.draining.Load() {
+		writeJSON(w, http.StatusServiceUnavailable, readiness{Status: "draining", Reason: "shutting down: finishing in-flight requests"})
+		return
+	}
+	if a.gw == nil {
+		writeJSON(w, http.StatusOK, readiness{Status: "ready"})
+		return
+	}
+	rd := readiness{Status: "ready", Checks: map[string]string{}}
+	status := http.StatusOK
+	bs := a.gw.breaker.state()
+	rd.Checks["upstream_breaker"] = bs.String()
+	if bs == breakerOpen {
+		status, rd.Status, rd.Reason = http.StatusServiceUnavailable, "not ready", "upstream circuit breaker open: v2 is failing"
+	}
+	switch l := a.gw.limiter.(type) {
+	case nil:
+		rd.Checks["limiter"] = "disabled"
+	case healthyLimiter:
+		switch {
+		case l.Healthy():
+			rd.Checks["limiter"] = "redis"
+		case a.gw.cfg.LimiterFail == "closed":
+			rd.Checks["limiter"] = "redis unavailable (fail-closed: requests rejected)"
+			if status == http.StatusOK {
+				status, rd.Status, rd.Reason = http.StatusServiceUnavailable, "not ready", "rate limiter Redis unavailable and limiter_fail=closed"
+			}
+		default:
+			rd.Checks["limiter"] = "redis unavailable (fail-open: per-process limits)"
+		}
+	default:
+		rd.Checks["limiter"] = "memory"
+	}
+	writeJSON(w, status, rd)
+}
+
+func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+	defer cancel()
+	b := a.gw.usage
+	es, err := b.Entries(ctx)
+	if err != nil {
+		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"message": "usage store unavailable: " + err.Error()})
+		return
+	}
+	rep := usage.BuildReport(es, a.gw.cfg.KeyNames, b.Store().Kind(), a.gw.now())
+	switch f := r.URL.Query().Get("format"); f {
+	case "", "json":
+		writeJSON(w, http.StatusOK, rep)
+	case "csv":
+		var buf bytes.Buffer
+		if err := rep.WriteCSV(&buf); err != nil {
+			writeJSON(w, http.StatusInternalServerError, map[string]string{"message": err.Error()})
+			return
+		}
+		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+		w.Header().Set("Content-Disposition", `attachment; filename="v1gateway-usage.csv"`)
+		_, _ = w.Write(buf.Bytes())
+	default:
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "format must be json or csv"})
+	}
+}
+
+// SetDraining makes /readyz answer 503 from now on.
+func (a *Admin) SetDraining() { a.draining.Store(true) }
+
+// Handle adds a handler to the admin port.
+func (a *Admin) Handle(pattern string, h http.Handler) { a.mux.Handle(pattern, h) }
+
+// ServeHTTP implements http.Handler.
+func (a *Admin) ServeHTTP(w http.ResponseWriter, r *http.Request) { a.mux.ServeHTTP(w, r) }
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(v)
+}

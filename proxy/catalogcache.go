@@ -1,0 +1,89 @@
+package proxy
+
+import (
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// catalogCache keeps successful GET /v2/catalog/... answers for a short
+// time. The catalog (GPU and CPU types, data centers, public templates) is
+// the vendor's and the same for every key, and plans read it to rank
+// candidates and expand answers; caching keeps those reads off the caller's
+// rate-limit quota (MAPPING §0.5) and off the request's latency.
+type catalogCache struct {
+	ttl time.Duration
+	now func() time.Time
+	max int
+
+	mu      sync.Mutex
+	entries map[string]catalogEntry
+}
+
+type catalogEntry struct {
+	answer  *translate.V2Answer
+	expires time.Time
+}
+
+func newCatalogCache(ttl time.Duration, now func() time.Time) *catalogCache {
+	return &catalogCache{ttl: ttl, now: now, max: 256, entries: make(map[string]catalogEntry)}
+}
+
+// cacheable reports whether a call may be answered from the cache.
+func cacheable(c translate.V2Call) bool {
+	return c.Method == http.MethodGet && strings.HasPrefix(c.Path, "/v2/catalog/")
+}
+
+func cacheKey(c translate.V2Call) string {
+	if len(c.Query) == 0 {
+		return c.Path
+	}
+	return c.Path + "?" + c.Query.Encode()
+}
+
+func (cc *catalogCache) get(c translate.V2Call) (*translate.V2Answer, bool) {
+	if cc == nil || cc.ttl <= 0 || !cacheable(c) {
+		return nil, false
+	}
+	k := cacheKey(c)
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	e, ok := cc.entries[k]
+	if !ok {
+		return nil, false
+	}
+	if !cc.now().Before(e.expires) {
+		delete(cc.entries, k)
+		return nil, false
+	}
+	return e.answer, true
+}
+
+func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) {
+	if cc == nil || cc.ttl <= 0 || !cacheable(c) || a.Status != http.StatusOK {
+		return
+	}
+	now := cc.now()
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if len(cc.entries) >= cc.max {
+		// Bounded: drop expired entries, and everything if still full.
+		for k, e := range cc.entries {
+			if !now.Before(e.expires) {
+				delete(cc.entries, k)
+			}
+		}
+		if len(cc.entries) >= cc.max {
+			clear(cc.entries)
+		}
+	}
+	// Only the body is kept: per-key headers (RateLimit) must not leak
+	// between keys.
+	cc.entries[cacheKey(c)] = catalogEntry{
+		answer:  &translate.V2Answer{Status: a.Status, Header: http.Header{"Content-Type": a.Header["Content-Type"]}, Body: a.Body},
+		expires: now.Add(cc.ttl),
+	}
+}

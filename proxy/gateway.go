@@ -1,0 +1,221 @@
+// Package proxy is the gateway's HTTP layer: the router for the 37 v1
+// operations and the /v2 pass-through, the middleware chain (request id,
+// observability — server span, access log, metrics, usage record — v1
+// headers, body limit, bearer presence, rate limit), the upstream client
+// (one circuit breaker per upstream, GET-only retries, client spans, shared
+// by translated routes and the pass-through), and the admin port (/healthz,
+// /readyz, /metrics, /usage).
+package proxy
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/rs/zerolog"
+	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
+	"go.opentelemetry.io/otel/metric/noop"
+
+	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/limiter"
+	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/usage"
+)
+
+// Version is the gateway's version, set by cmd/v1gateway from its -ldflags.
+var Version = "dev"
+
+// MaxBodyBytes is the largest request body the gateway accepts (413 beyond).
+const MaxBodyBytes = 1 << 20
+
+// DeprecatedAt is when the vendor retired v1 (2026-11-15T00:00:00Z); every v1
+// answer says so in its Deprecation header (RFC 9745).
+var DeprecatedAt = time.Date(2026, 11, 15, 0, 0, 0, 0, time.UTC)
+
+// CatalogTTL is how long GET /v2/catalog/... answers are reused.
+const CatalogTTL = 60 * time.Second
+
+// Options are a Gateway's dependencies.
+type Options struct {
+	Config    *config.Config
+	Limiter   limiter.Limiter   // nil: rate limiting disabled
+	Transport http.RoundTripper // nil: NewTransport with defaults
+	Logger    *zerolog.Logger   // nil: disabled
+	Now       func() time.Time  // nil: time.Now
+	// Usage counts calls per key id and operation for /usage; nil: an
+	// in-memory one (not flushed periodically; /usage flushes it).
+	Usage *usage.Batcher
+	// Telemetry provides traces and metrics; nil: a private one that
+	// exports nothing (/metrics still works).
+	Telemetry *Telemetry
+	// Resilience overrides the breaker and retry settings of Config
+	// (tests use it for short delays); nil: from Config.
+	Resilience *ResilienceOptions
+}
+
+// Gateway is the gateway's public HTTP handler.
+type Gateway struct {
+	cfg      *config.Config
+	upstream *Upstream
+	base     *url.URL
+	limiter  limiter.Limiter
+	log      zerolog.Logger
+	now      func() time.Time
+	secret   []byte
+	router   *mux.Router
+	catalog  *catalogCache
+	handler  http.Handler
+	usage    *usage.Batcher
+	tel      *Telemetry
+	metrics  *metrics
+	breaker  *breaker
+
+	deprecation string
+	sunset      string
+	sunsetLink  string
+}
+
+// New builds a gateway from its options.
+func New(o Options) (*Gateway, error) {
+	if o.Config == nil {
+		return nil, errors.New("proxy: nil config")
+	}
+	base, err := url.Parse(o.Config.UpstreamURL)
+	if err != nil || base.Scheme == "" || base.Host == "" {
+		return nil, fmt.Errorf("proxy: bad upstream URL %q", o.Config.UpstreamURL)
+	}
+	g := &Gateway{
+		cfg:         o.Config,
+		base:        base,
+		limiter:     o.Limiter,
+		now:         o.Now,
+		secret:      []byte(o.Config.KeyHashSecret),
+		deprecation: "@" + strconv.FormatInt(DeprecatedAt.Unix(), 10),
+		usage:       o.Usage,
+		tel:         o.Telemetry,
+	}
+	if o.Logger != nil {
+		g.log = *o.Logger
+	} else {
+		g.log = zerolog.Nop()
+	}
+	if g.now == nil {
+		g.now = time.Now
+	}
+	if g.usage == nil {
+		g.usage = usage.New(usage.Options{Now: g.now})
+	}
+	if g.tel == nil {
+		g.tel, err = NewTelemetry(context.Background(), TelemetryOptions{Getenv: func(string) string { return "" }})
+		if err != nil {
+			return nil, fmt.Errorf("proxy: telemetry: %w", err)
+		}
+	}
+	ro := ResilienceOptions{
+		Retries:         o.Config.UpstreamRetries,
+		BreakerFailures: o.Config.BreakerFailures,
+		BreakerOpenFor:  o.Config.BreakerOpenFor,
+	}
+	if o.Resilience != nil {
+		ro = *o.Resilience
+	}
+	if ro.BreakerFailures <= 0 {
+		ro.BreakerFailures = config.DefaultBreakerFailures
+	}
+	if ro.BreakerOpenFor <= 0 {
+		ro.BreakerOpenFor = config.DefaultBreakerOpenFor
+	}
+	g.breaker = newBreaker(ro.BreakerFailures, ro.BreakerOpenFor, g.log)
+	if g.metrics, err = newMetrics(g.tel.meter, g); err != nil {
+		return nil, fmt.Errorf("proxy: metrics: %w", err)
+	}
+	raw := o.Transport
+	if raw == nil {
+		raw = NewTransport(UpstreamOptions{ResponseHeaderTimeout: o.Config.RequestTimeout})
+	}
+	// Each attempt is a client span whose context goes upstream in
+	// traceparent; the gateway's own metrics count the calls.
+	traced := otelhttp.NewTransport(raw,
+		otelhttp.WithTracerProvider(g.tel.tracerProvider),
+		otelhttp.WithPropagators(g.tel.propagator),
+		otelhttp.WithMeterProvider(noop.NewMeterProvider()),
+		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return "v2 " + r.Method }))
+	rt := newResilientTransport(traced, g.breaker, ro, g.metrics)
+	g.upstream = NewUpstream(base, rt)
+	if !o.Config.Sunset.IsZero() {
+		g.sunset = o.Config.Sunset.UTC().Format(http.TimeFormat)
+		if o.Config.SunsetLink != "" {
+			g.sunsetLink = "<" + o.Config.SunsetLink + `>; rel="sunset"`
+		}
+	}
+	g.catalog = newCatalogCache(CatalogTTL, g.now)
+	g.router = g.routes(rt)
+	g.handler = g.withRequestID(g.withObservability(g.withV1Headers(g.withBodyLimit(g.router))))
+	return g, nil
+}
+
+// ServeHTTP implements http.Handler.
+func (g *Gateway) ServeHTTP(w http.ResponseWriter, r *http.Request) { g.handler.ServeHTTP(w, r) }
+
+// Usage returns the gateway's usage recorder.
+func (g *Gateway) Usage() *usage.Batcher { return g.usage }
+
+// Telemetry returns the gateway's telemetry.
+func (g *Gateway) Telemetry() *Telemetry { return g.tel }
+
+// BreakerState is the upstream circuit breaker's state: "closed",
+// "half-open" or "open".
+func (g *Gateway) BreakerState() string { return g.breaker.state().String() }
+
+func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
+	m := mux.NewRouter()
+	m.UseEncodedPath() // ids are matched percent-encoded, never decoded into another route
+	m.SkipClean(true)
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
+		var h http.Handler = g.v1Handler(op)
+		if !op.Public {
+			h = g.withAuth(g.withRateLimit(h))
+		}
+		m.Handle("/v1"+op.Path, named(op.Name, h)).Methods(op.Method)
+	}
+	m.PathPrefix("/v2/").Handler(named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt)))))
+	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, http.StatusNotFound, fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path))
+	})
+	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path))
+	})
+	return m
+}
+
+type ctxKey int
+
+const (
+	ctxRequestID ctxKey = iota
+	ctxKeyID
+)
+
+// RequestID returns the request id the gateway assigned to r.
+func RequestID(ctx context.Context) string {
+	s, _ := ctx.Value(ctxRequestID).(string)
+	return s
+}
+
+func newRequestID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	const hex = "0123456789abcdef"
+	out := make([]byte, 24)
+	for i, c := range b {
+		out[2*i] = hex[c>>4]
+		out[2*i+1] = hex[c&15]
+	}
+	return string(out)
+}

@@ -1,0 +1,403 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/limiter"
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// recorder is a fake upstream that records what reaches it.
+type recorder struct {
+	mu      sync.Mutex
+	reqs    []*http.Request
+	bodies  [][]byte
+	handler http.HandlerFunc
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	rc.mu.Lock()
+	rc.reqs = append(rc.reqs, r)
+	rc.bodies = append(rc.bodies, b)
+	h := rc.handler
+	rc.mu.Unlock()
+	if h != nil {
+		h(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("RateLimit", `"minute";r=1;t=1`)
+	fmt.Fprintf(w, `{"pods":[{"id":"abc"}],"path":%q}`, r.URL.Path)
+}
+
+func (rc *recorder) count() int {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return len(rc.reqs)
+}
+
+func (rc *recorder) last() *http.Request {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return rc.reqs[len(rc.reqs)-1]
+}
+
+func testConfig(upstream string) *config.Config {
+	return &config.Config{
+		UpstreamURL:        upstream,
+		RateLimitPerMinute: 60,
+		CompatMode:         "strict",
+		ResetMode:          "reject",
+		KeyHashSecret:      "test-secret",
+		RequestTimeout:     5 * time.Second,
+		DrainTimeout:       5 * time.Second,
+	}
+}
+
+func newTestGateway(t *testing.T, mod func(*config.Config, *Options)) (*httptest.Server, *recorder) {
+	t.Helper()
+	rec := &recorder{}
+	up := httptest.NewServer(rec)
+	t.Cleanup(up.Close)
+	cfg := testConfig(up.URL)
+	o := Options{Config: cfg}
+	if mod != nil {
+		mod(cfg, &o)
+	}
+	gw, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gw)
+	t.Cleanup(srv.Close)
+	return srv, rec
+}
+
+func do(t *testing.T, method, url, token string, body io.Reader, hdr map[string]string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest(method, url, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func readMessage(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type %q, want application/json", ct)
+	}
+	var e struct {
+		Message *string `json:"message"`
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if err := json.Unmarshal(b, &e); err != nil || e.Message == nil || *e.Message == "" {
+		t.Fatalf("body %q is not a v1 {\"message\"} error", b)
+	}
+	return *e.Message
+}
+
+// concretePath fills a v1 path template with sample ids.
+func concretePath(tmpl string) string {
+	r := strings.NewReplacer("{podId}", "p1", "{endpointId}", "e1", "{templateId}", "t1",
+		"{networkVolumeId}", "n1", "{containerRegistryAuthId}", "r1")
+	return "/v1" + r.Replace(tmpl)
+}
+
+func TestEveryV1OperationIsRouted(t *testing.T) {
+	srv, rec := newTestGateway(t, nil)
+	for _, op := range translate.Operations {
+		if op.Plan != nil {
+			continue // translated: covered by the end-to-end tests
+		}
+		t.Run(op.Name, func(t *testing.T) {
+			resp := do(t, op.Method, srv.URL+concretePath(op.Path), "k1", nil, nil)
+			if resp.StatusCode != http.StatusNotImplemented {
+				t.Fatalf("status %d, want 501", resp.StatusCode)
+			}
+			if got := resp.Header.Get("Deprecation"); got != "@1794700800" {
+				t.Errorf("Deprecation %q, want @1794700800", got)
+			}
+			if msg := readMessage(t, resp); !strings.Contains(msg, op.Name) || !strings.Contains(msg, "not implemented") {
+				t.Errorf("message %q should name %s and say not implemented", msg, op.Name)
+			}
+		})
+	}
+	if rec.count() != 0 {
+		t.Fatalf("untranslated operations reached the upstream %d times", rec.count())
+	}
+}
+
+func TestAuthPresence(t *testing.T) {
+	srv, rec := newTestGateway(t, nil)
+	tests := []struct {
+		name, path, auth string
+		status           int
+		problem          bool
+	}{
+		{"v1 no header", "/v1/pods", "", 401, false},
+		{"v1 basic auth", "/v1/pods", "Basic Zm9vOmJhcg==", 401, false},
+		{"v1 empty bearer", "/v1/pods", "Bearer   ", 401, false},
+		{"v2 no header", "/v2/pods", "", 401, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			hdr := map[string]string{}
+			if tc.auth != "" {
+				hdr["Authorization"] = tc.auth
+			}
+			resp := do(t, "GET", srv.URL+tc.path, "", nil, hdr)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, tc.status)
+			}
+			if tc.problem {
+				if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
+					t.Errorf("Content-Type %q, want application/problem+json", ct)
+				}
+				resp.Body.Close()
+				return
+			}
+			readMessage(t, resp)
+		})
+	}
+	if rec.count() != 0 {
+		t.Fatalf("requests without a bearer reached the upstream %d times", rec.count())
+	}
+}
+
+func TestUnknownRoutesAndMethods(t *testing.T) {
+	srv, rec := newTestGateway(t, nil)
+	tests := []struct {
+		method, path string
+		status       int
+	}{
+		{"GET", "/", 404},
+		{"GET", "/v1", 404},
+		{"GET", "/v1/nope", 404},
+		{"GET", "/v1/pods/p1/logs", 404},
+		{"GET", "/v3/pods", 404},
+		{"PUT", "/v1/pods", 405},
+		{"DELETE", "/v1/pods", 405},
+	}
+	for _, tc := range tests {
+		resp := do(t, tc.method, srv.URL+tc.path, "k", nil, nil)
+		if resp.StatusCode != tc.status {
+			t.Errorf("%s %s: status %d, want %d", tc.method, tc.path, resp.StatusCode, tc.status)
+		}
+		readMessage(t, resp)
+	}
+	if rec.count() != 0 {
+		t.Fatalf("unknown routes reached the upstream")
+	}
+}
+
+func TestPassThrough(t *testing.T) {
+	srv, rec := newTestGateway(t, func(_ *config.Config, o *Options) { o.Limiter = limiter.NewMemory(nil) })
+	resp := do(t, "GET", srv.URL+"/v2/pods/a%2Fb?computeType=GPU&x=%20y", "k1", nil, map[string]string{
+		"Connection":   "X-Hop, keep-alive",
+		"X-Hop":        "secret-hop",
+		"X-Request-Id": "req-123",
+		"X-Custom":     "kept",
+	})
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d: %s", resp.StatusCode, body)
+	}
+	if !bytes.Contains(body, []byte(`"pods":[{"id":"abc"}]`)) {
+		t.Errorf("body changed: %s", body)
+	}
+	r := rec.last()
+	if r.URL.EscapedPath() != "/v2/pods/a%2Fb" {
+		t.Errorf("upstream path %q, want /v2/pods/a%%2Fb", r.URL.EscapedPath())
+	}
+	if r.URL.RawQuery != "computeType=GPU&x=%20y" {
+		t.Errorf("upstream query %q", r.URL.RawQuery)
+	}
+	if r.Header.Get("Authorization") != "Bearer k1" {
+		t.Errorf("Authorization not forwarded")
+	}
+	if r.Header.Get("X-Hop") != "" {
+		t.Errorf("hop-by-hop header forwarded")
+	}
+	if r.Header.Get("X-Custom") != "kept" || r.Header.Get("X-Request-Id") != "req-123" {
+		t.Errorf("end-to-end headers lost: %v", r.Header)
+	}
+	if !strings.HasPrefix(r.Host, "127.0.0.1:") {
+		t.Errorf("Host %q not rewritten to the upstream's", r.Host)
+	}
+	if got := resp.Header.Values("RateLimit"); len(got) != 1 || !strings.HasPrefix(got[0], `"minute";r=59;`) {
+		t.Errorf("RateLimit %q: want only the gateway's own", got)
+	}
+	if resp.Header.Get("Deprecation") != "" {
+		t.Errorf("v2 answers must not carry Deprecation")
+	}
+}
+
+func TestPassThroughStreams(t *testing.T) {
+	release := make(chan struct{})
+	srv, rec := newTestGateway(t, nil)
+	rec.handler = func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintln(w, "line 1")
+		w.(http.Flusher).Flush()
+		<-release
+		fmt.Fprintln(w, "line 2")
+	}
+	resp := do(t, "GET", srv.URL+"/v2/pods/p1/logs", "k", nil, nil)
+	defer resp.Body.Close()
+	br := bufio.NewReader(resp.Body)
+	line, err := br.ReadString('\n')
+	if err != nil || line != "line 1\n" {
+		t.Fatalf("first line %q, %v: the pass-through buffered the stream", line, err)
+	}
+	close(release)
+	line, _ = br.ReadString('\n')
+	if line != "line 2\n" {
+		t.Fatalf("second line %q", line)
+	}
+}
+
+func TestBodyLimit(t *testing.T) {
+	srv, rec := newTestGateway(t, nil)
+	big := bytes.Repeat([]byte("a"), MaxBodyBytes+1)
+	resp := do(t, "POST", srv.URL+"/v1/pods", "k", bytes.NewReader(big), nil)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d, want 413", resp.StatusCode)
+	}
+	readMessage(t, resp)
+	resp = do(t, "POST", srv.URL+"/v2/pods", "k", bytes.NewReader(big), nil)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("v2 status %d, want 413", resp.StatusCode)
+	}
+	resp.Body.Close()
+	if rec.count() != 0 {
+		t.Fatalf("oversized bodies reached the upstream")
+	}
+	// Exactly at the limit is fine.
+	resp = do(t, "POST", srv.URL+"/v2/pods", "k", bytes.NewReader(big[:MaxBodyBytes]), nil)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("1 MiB body: status %d", resp.StatusCode)
+	}
+}
+
+type fixedClock struct{ t time.Time }
+
+func (c *fixedClock) now() time.Time { return c.t }
+
+func TestRateLimit(t *testing.T) {
+	clk := &fixedClock{t: time.Date(2026, 11, 22, 12, 0, 20, 0, time.UTC)}
+	srv, rec := newTestGateway(t, func(c *config.Config, o *Options) {
+		c.RateLimitPerMinute = 2
+		c.KeyLimits = map[string]int{limiter.KeyID([]byte(c.KeyHashSecret), "vip"): 0}
+		o.Limiter = limiter.NewMemory(clk.now)
+	})
+	for i, want := range []int{200, 200, 429} {
+		resp := do(t, "GET", srv.URL+"/v2/pods", "k1", nil, nil)
+		if resp.StatusCode != want {
+			t.Fatalf("request %d: status %d, want %d", i, resp.StatusCode, want)
+		}
+		if got := resp.Header.Get("RateLimit-Policy"); got != `"minute";q=2;w=60` {
+			t.Errorf("RateLimit-Policy %q", got)
+		}
+		wantRL := fmt.Sprintf(`"minute";r=%d;t=40`, max(1-i, 0))
+		if got := resp.Header.Get("RateLimit"); got != wantRL {
+			t.Errorf("RateLimit %q, want %q", got, wantRL)
+		}
+		if want == 429 && resp.Header.Get("Retry-After") != "40" {
+			t.Errorf("Retry-After %q, want 40", resp.Header.Get("Retry-After"))
+		}
+		resp.Body.Close()
+	}
+	resp := do(t, "GET", srv.URL+"/v1/pods", "k1", nil, nil)
+	if resp.StatusCode != 429 {
+		t.Fatalf("v1 over limit: %d", resp.StatusCode)
+	}
+	if msg := readMessage(t, resp); msg != "rate limit exceeded for the minute window" {
+		t.Errorf("message %q", msg)
+	}
+	if rec.count() != 2 {
+		t.Fatalf("upstream saw %d requests, want 2", rec.count())
+	}
+	// A key with a 0 override is unlimited; another key has its own quota.
+	for range 3 {
+		resp := do(t, "GET", srv.URL+"/v2/pods", "vip", nil, nil)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("unlimited key got %d", resp.StatusCode)
+		}
+	}
+	resp = do(t, "GET", srv.URL+"/v2/pods", "k2", nil, nil)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("other key got %d", resp.StatusCode)
+	}
+}
+
+func TestRequestIDAndSunset(t *testing.T) {
+	srv, _ := newTestGateway(t, func(c *config.Config, _ *Options) {
+		c.Sunset = time.Date(2027, 6, 30, 0, 0, 0, 0, time.UTC)
+		c.SunsetLink = "https://example.com/migrate"
+	})
+	resp := do(t, "GET", srv.URL+"/v1/pods", "k", nil, map[string]string{"X-Request-Id": "bad id with spaces"})
+	resp.Body.Close()
+	id := resp.Header.Get("X-Request-Id")
+	if !validRequestID(id) || len(id) != 24 {
+		t.Errorf("generated request id %q", id)
+	}
+	if got := resp.Header.Get("Sunset"); got != "Wed, 30 Jun 2027 00:00:00 GMT" {
+		t.Errorf("Sunset %q", got)
+	}
+	if got := resp.Header.Get("Link"); got != `<https://example.com/migrate>; rel="sunset"` {
+		t.Errorf("Link %q", got)
+	}
+	resp = do(t, "GET", srv.URL+"/v1/pods", "k", nil, map[string]string{"X-Request-Id": "client-id.1"})
+	resp.Body.Close()
+	if got := resp.Header.Get("X-Request-Id"); got != "client-id.1" {
+		t.Errorf("request id %q, want the client's", got)
+	}
+}
+
+func TestUpstreamDown(t *testing.T) {
+	dead := httptest.NewServer(http.NotFoundHandler())
+	url := dead.URL
+	dead.Close()
+	gw, err := New(Options{Config: testConfig(url)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gw)
+	defer srv.Close()
+	resp := do(t, "GET", srv.URL+"/v2/pods", "k", nil, nil)
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusBadGateway {
+		t.Fatalf("status %d, want 502", resp.StatusCode)
+	}
+	if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
+		t.Errorf("Content-Type %q", ct)
+	}
+}

@@ -1,0 +1,164 @@
+package proxy
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+
+	"github.com/v1gateway/v1gateway/limiter"
+	"github.com/v1gateway/v1gateway/usage"
+)
+
+// Metric names (OpenTelemetry; /metrics shows them with dots turned into
+// underscores, "_total" on counters and the unit on histograms, e.g.
+// v1gw_requests_total, v1gw_request_duration_seconds). Labels are bounded:
+// operation names come from the operation table (plus "v2-passthrough" and
+// "unknown"), statuses are HTTP codes or a few words; never ids or key ids.
+const (
+	metricRequests          = "v1gw.requests"
+	metricRequestDuration   = "v1gw.request.duration"
+	metricInflight          = "v1gw.requests.inflight"
+	metricUpstreamCalls     = "v1gw.upstream.calls"
+	metricUpstreamDuration  = "v1gw.upstream.duration"
+	metricUpstreamRetries   = "v1gw.upstream.retries"
+	metricBreakerState      = "v1gw.breaker.state"
+	metricLimiterDecisions  = "v1gw.limiter.decisions"
+	metricLimiterFallback   = "v1gw.limiter.redis.fallback"
+	metricLimiterRedisCalls = "v1gw.limiter.redis.calls"
+	metricLimiterRedisErrs  = "v1gw.limiter.redis.errors"
+	metricLimiterFallbacks  = "v1gw.limiter.fallback.decisions"
+	metricLimiterLocalDeny  = "v1gw.limiter.local.denied"
+	metricUsageFlushErrors  = "v1gw.usage.flush.errors"
+	metricUsagePending      = "v1gw.usage.pending"
+	metricUsageDropped      = "v1gw.usage.dropped"
+)
+
+// Operation label values besides the table's names.
+const (
+	opPassThrough = usage.PassThrough // /v2/... pass-through
+	opUnknown     = "unknown"         // no route (404, 405)
+)
+
+var latencyBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
+
+type metrics struct {
+	requests         metric.Int64Counter
+	requestDuration  metric.Float64Histogram
+	inflight         metric.Int64UpDownCounter
+	upstreamCalls    metric.Int64Counter
+	upstreamDuration metric.Float64Histogram
+	upstreamRetries  metric.Int64Counter
+	limiterDecisions metric.Int64Counter
+}
+
+// statsLimiter is a limiter that reports counters (limiter.Redis).
+type statsLimiter interface {
+	Stats() limiter.Stats
+}
+
+func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
+	var out metrics
+	var err error
+	must := func(e error) {
+		if err == nil {
+			err = e
+		}
+	}
+	var e error
+	out.requests, e = m.Int64Counter(metricRequests, metric.WithDescription("Requests answered, by operation (v1 operation name, v2-passthrough or unknown) and HTTP status."))
+	must(e)
+	out.requestDuration, e = m.Float64Histogram(metricRequestDuration, metric.WithUnit("s"),
+		metric.WithDescription("Time to answer a request, by operation and HTTP status."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
+	must(e)
+	out.inflight, e = m.Int64UpDownCounter(metricInflight, metric.WithDescription("Requests being served."))
+	must(e)
+	out.upstreamCalls, e = m.Int64Counter(metricUpstreamCalls, metric.WithDescription("Calls to v2 (each attempt), by operation, method and status (HTTP code, error, timeout or breaker_open)."))
+	must(e)
+	out.upstreamDuration, e = m.Float64Histogram(metricUpstreamDuration, metric.WithUnit("s"),
+		metric.WithDescription("Time to v2's response headers, by operation and method."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
+	must(e)
+	out.upstreamRetries, e = m.Int64Counter(metricUpstreamRetries, metric.WithDescription("Retries of idempotent v2 calls, by method and reason."))
+	must(e)
+	out.limiterDecisions, e = m.Int64Counter(metricLimiterDecisions, metric.WithDescription("Rate-limit decisions: allowed, limited, error (allowed, fail-open) or unavailable (rejected, fail-closed)."))
+	must(e)
+	if err != nil {
+		return nil, err
+	}
+
+	breaker, e := m.Int64ObservableGauge(metricBreakerState, metric.WithDescription("Upstream circuit breaker state: 0 closed, 1 half-open, 2 open."))
+	must(e)
+	fallback, e := m.Int64ObservableGauge(metricLimiterFallback, metric.WithDescription("1 while the Redis limiter cannot use Redis (decisions from the per-process fallback, or rejected when fail-closed)."))
+	must(e)
+	redisCalls, e := m.Int64ObservableCounter(metricLimiterRedisCalls, metric.WithDescription("Commands the limiter sent to Redis."))
+	must(e)
+	redisErrs, e := m.Int64ObservableCounter(metricLimiterRedisErrs, metric.WithDescription("Limiter calls to Redis that failed."))
+	must(e)
+	fallbacks, e := m.Int64ObservableCounter(metricLimiterFallbacks, metric.WithDescription("Rate-limit decisions made by the per-process fallback while Redis was unusable."))
+	must(e)
+	localDenied, e := m.Int64ObservableCounter(metricLimiterLocalDeny, metric.WithDescription("Rate-limit denials answered from the local over-limit cache, without Redis."))
+	must(e)
+	flushErrs, e := m.Int64ObservableCounter(metricUsageFlushErrors, metric.WithDescription("Failed writes of the usage counts to their store (the counts are kept for the next write)."))
+	must(e)
+	pending, e := m.Int64ObservableGauge(metricUsagePending, metric.WithDescription("Usage counters (key id x operation) waiting for the next write."))
+	must(e)
+	dropped, e := m.Int64ObservableCounter(metricUsageDropped, metric.WithDescription("Calls not counted in the usage report because too many counters were pending."))
+	must(e)
+	if err != nil {
+		return nil, err
+	}
+	_, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		o.ObserveInt64(breaker, int64(g.breaker.state()))
+		if sl, ok := g.limiter.(statsLimiter); ok {
+			st := sl.Stats()
+			fb := int64(0)
+			if st.Fallback {
+				fb = 1
+			}
+			o.ObserveInt64(fallback, fb)
+			o.ObserveInt64(redisCalls, int64(st.RedisCalls))
+			o.ObserveInt64(redisErrs, int64(st.RedisErrors))
+			o.ObserveInt64(fallbacks, int64(st.Fallbacks))
+			o.ObserveInt64(localDenied, int64(st.LocalDenied))
+		} else {
+			o.ObserveInt64(fallback, 0)
+		}
+		if g.usage != nil {
+			st := g.usage.Stats()
+			o.ObserveInt64(flushErrs, int64(st.FlushErrors))
+			o.ObserveInt64(pending, int64(st.Pending))
+			o.ObserveInt64(dropped, int64(st.Dropped))
+		}
+		return nil
+	}, breaker, fallback, redisCalls, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// attrCache keeps one attribute set per label combination, so that the
+// request path does not build sets. Its size is bounded by the label
+// values, which are bounded.
+var attrCache sync.Map // string -> metric.MeasurementOption
+
+func cachedAttrs(kv ...string) metric.MeasurementOption {
+	key := strings.Join(kv, "\x00")
+	if v, ok := attrCache.Load(key); ok {
+		return v.(metric.MeasurementOption)
+	}
+	attrs := make([]attribute.KeyValue, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		attrs = append(attrs, attribute.String(kv[i], kv[i+1]))
+	}
+	o := metric.WithAttributeSet(attribute.NewSet(attrs...))
+	attrCache.Store(key, o)
+	return o
+}
+
+func opStatusAttrs(op string, status int) metric.MeasurementOption {
+	return cachedAttrs("operation", op, "status", strconv.Itoa(status))
+}

@@ -1,0 +1,170 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/v1gateway/v1gateway/limiter"
+)
+
+// validRequestID accepts a caller's X-Request-Id only when it is short and
+// made of harmless characters, so that it can go into logs and upstream
+// headers as it is.
+func validRequestID(s string) bool {
+	if len(s) == 0 || len(s) > 128 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *Gateway) withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if !validRequestID(id) {
+			id = newRequestID()
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxRequestID, id)))
+	})
+}
+
+// withV1Headers marks every answer on the v1 surface as deprecated (RFC 9745)
+// and, when configured, announces the gateway's own sunset (RFC 8594).
+func (g *Gateway) withV1Headers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/v1" || strings.HasPrefix(r.URL.Path, "/v1/") {
+			h := w.Header()
+			h.Set("Deprecation", g.deprecation)
+			if g.sunset != "" {
+				h.Set("Sunset", g.sunset)
+				if g.sunsetLink != "" {
+					h.Add("Link", g.sunsetLink)
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// withBodyLimit refuses bodies over MaxBodyBytes: at once when the declared
+// length says so, and while reading otherwise (handlers see
+// *http.MaxBytesError and answer 413).
+func (g *Gateway) withBodyLimit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > MaxBodyBytes {
+			writeError(w, r, http.StatusRequestEntityTooLarge,
+				fmt.Sprintf("request body of %d bytes exceeds the limit of %d bytes", r.ContentLength, MaxBodyBytes))
+			return
+		}
+		if r.Body != nil && r.Body != http.NoBody {
+			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// bearerToken returns the token of an "Authorization: Bearer <token>"
+// header, or "" when there is none.
+func bearerToken(r *http.Request) string {
+	a := r.Header.Get("Authorization")
+	if len(a) < 7 || !strings.EqualFold(a[:7], "bearer ") {
+		return ""
+	}
+	return strings.TrimSpace(a[7:])
+}
+
+// withAuth checks only that a bearer token is present; the upstream decides
+// whether it is valid. Without one the request never leaves the gateway.
+func (g *Gateway) withAuth(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tok := bearerToken(r)
+		if tok == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="v1gateway"`)
+			writeError(w, r, http.StatusUnauthorized, "missing API key: send it as Authorization: Bearer <key>")
+			return
+		}
+		keyID := limiter.KeyID(g.secret, tok)
+		if i := infoFrom(r.Context()); i != nil {
+			i.keyID = keyID
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKeyID, keyID)))
+	})
+}
+
+// KeyIDFrom returns the key id of the request's API key ("" before auth).
+func KeyIDFrom(ctx context.Context) string {
+	s, _ := ctx.Value(ctxKeyID).(string)
+	return s
+}
+
+// limitFor is the per-minute quota of a key id: its override from the
+// config file when there is one, else the global limit.
+func (g *Gateway) limitFor(keyID string) int {
+	if n, ok := g.cfg.KeyLimits[keyID]; ok {
+		return n
+	}
+	return g.cfg.RateLimitPerMinute
+}
+
+func (g *Gateway) withRateLimit(next http.Handler) http.Handler {
+	if g.limiter == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		keyID := KeyIDFrom(r.Context())
+		limit := g.limitFor(keyID)
+		if limit <= 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		d, err := g.limiter.Allow(r.Context(), keyID, limit)
+		info := infoFrom(r.Context())
+		if errors.Is(err, limiter.ErrUnavailable) {
+			// V1GW_LIMITER_FAIL=closed: no limiter, no traffic.
+			g.limiterDecision(r.Context(), info, "unavailable")
+			w.Header().Set("Retry-After", "1")
+			writeError(w, r, http.StatusServiceUnavailable, "rate limiter unavailable; try again shortly")
+			return
+		}
+		if err != nil {
+			// Fail open: a limiter failure never fails a request.
+			g.limiterDecision(r.Context(), info, "error")
+			g.log.Warn().Err(err).Str("key_id", keyID).Msg("rate limiter unavailable; request allowed")
+			next.ServeHTTP(w, r)
+			return
+		}
+		setRateLimitHeaders(w.Header(), d)
+		if !d.Allowed {
+			g.limiterDecision(r.Context(), info, "limited")
+			w.Header().Set("Retry-After", strconv.Itoa(d.ResetSeconds()))
+			writeError(w, r, http.StatusTooManyRequests, "rate limit exceeded for the minute window")
+			return
+		}
+		g.limiterDecision(r.Context(), info, "allowed")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limiterDecision records a rate-limit decision in the metrics and the
+// request's log line.
+func (g *Gateway) limiterDecision(ctx context.Context, info *reqInfo, decision string) {
+	g.metrics.limiterDecisions.Add(ctx, 1, cachedAttrs("decision", decision))
+	info.setLimiter(decision)
+}
+
+// setRateLimitHeaders writes the IETF httpapi RateLimit headers, in the
+// same form v2 sends them.
+func setRateLimitHeaders(h http.Header, d limiter.Decision) {
+	h.Set("RateLimit-Policy", `"minute";q=`+strconv.Itoa(d.Limit)+`;w=60`)
+	h.Set("RateLimit", `"minute";r=`+strconv.Itoa(d.Remaining)+`;t=`+strconv.Itoa(d.ResetSeconds()))
+}

@@ -1,0 +1,230 @@
+package proxy
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// reqInfo is what the layers of one request learn about it, for its
+// access-log line, metrics, span and usage record. The handlers fill it in;
+// withObservability reads it once the answer is written.
+type reqInfo struct {
+	op    string // v1 operation name, "v2-passthrough" or "unknown"
+	keyID string // after auth
+
+	mu          sync.Mutex
+	calls       []string // "GET /v2/pods -> 200"
+	upStatuses  []int
+	upDuration  time.Duration
+	breakerOpen *BreakerOpenError
+	limiter     string // allowed, limited, error, unavailable; "" when not asked
+}
+
+type infoKey struct{}
+
+func infoFrom(ctx context.Context) *reqInfo {
+	i, _ := ctx.Value(infoKey{}).(*reqInfo)
+	return i
+}
+
+func (i *reqInfo) addCall(method, path, outcome string, status int, d time.Duration) {
+	if i == nil {
+		return
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	if len(i.calls) < 32 { // bounded, whatever a plan does
+		i.calls = append(i.calls, method+" "+path+" -> "+outcome)
+	}
+	if status != 0 && len(i.upStatuses) < 32 {
+		i.upStatuses = append(i.upStatuses, status)
+	}
+	i.upDuration += d
+}
+
+func (i *reqInfo) setBreakerOpen(e *BreakerOpenError) {
+	if i == nil {
+		return
+	}
+	i.mu.Lock()
+	i.breakerOpen = e
+	i.mu.Unlock()
+}
+
+func (i *reqInfo) breakerOpenErr() *BreakerOpenError {
+	if i == nil {
+		return nil
+	}
+	i.mu.Lock()
+	defer i.mu.Unlock()
+	return i.breakerOpen
+}
+
+func (i *reqInfo) setLimiter(decision string) {
+	if i != nil {
+		i.mu.Lock()
+		i.limiter = decision
+		i.mu.Unlock()
+	}
+}
+
+// statusWriter records the status and size of an answer. It keeps
+// streaming working: Flush passes through, and Unwrap lets
+// http.ResponseController reach the connection.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 && code >= 200 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) Flush() {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// withObservability wraps every request (inside the request id): a server
+// span continuing the caller's W3C trace context, then, once answered, one
+// access-log line, the request metrics and the usage record.
+func (g *Gateway) withObservability(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		info := &reqInfo{op: opUnknown}
+		ctx := g.tel.propagator.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
+		ctx, span := g.tel.tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer),
+			trace.WithAttributes(attribute.String("http.request.method", r.Method), attribute.String("url.path", r.URL.EscapedPath())))
+		ctx = context.WithValue(ctx, infoKey{}, info)
+		g.metrics.inflight.Add(ctx, 1)
+		sw := &statusWriter{ResponseWriter: w}
+		defer func() {
+			// A panic (http.ErrAbortHandler from the pass-through when a
+			// stream breaks, or a bug) is still logged and counted, then
+			// handed on to net/http.
+			p := recover()
+			g.metrics.inflight.Add(ctx, -1)
+			switch {
+			case sw.status == 0 && p != nil:
+				sw.status = http.StatusInternalServerError
+			case sw.status == 0:
+				sw.status = http.StatusOK // the handler wrote nothing: net/http answers 200
+			}
+			if p != nil && p != http.ErrAbortHandler {
+				g.log.Error().Str("request_id", RequestID(ctx)).Interface("panic", p).Msg("handler panicked")
+			}
+			defer func() {
+				if p != nil {
+					panic(p)
+				}
+			}()
+			dur := time.Since(start)
+			g.metrics.requests.Add(ctx, 1, opStatusAttrs(info.op, sw.status))
+			g.metrics.requestDuration.Record(ctx, dur.Seconds(), opStatusAttrs(info.op, sw.status))
+			if info.keyID != "" && info.op != opUnknown && g.usage != nil {
+				g.usage.Record(info.keyID, info.op)
+			}
+			span.SetName(info.op)
+			span.SetAttributes(attribute.String("v1gw.operation", info.op), attribute.Int("http.response.status_code", sw.status),
+				attribute.String("v1gw.request_id", RequestID(ctx)))
+			if sw.status >= 500 {
+				span.SetStatus(codes.Error, http.StatusText(sw.status))
+			}
+			span.End()
+			g.accessLog(r, sw, info, dur)
+		}()
+		next.ServeHTTP(sw, r.WithContext(ctx))
+	})
+}
+
+// accessLog writes the request's one line: never a token, never a body.
+func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, dur time.Duration) {
+	var ev *zerolog.Event
+	switch {
+	case sw.status >= 500:
+		ev = g.log.Warn()
+	default:
+		ev = g.log.Info()
+	}
+	if !ev.Enabled() {
+		return
+	}
+	info.mu.Lock()
+	calls, statuses, upDur, lim := info.calls, info.upStatuses, info.upDuration, info.limiter
+	info.mu.Unlock()
+	ev = ev.Str("request_id", RequestID(r.Context())).
+		Str("method", r.Method).
+		Str("path", r.URL.EscapedPath()).
+		Str("operation", info.op).
+		Int("status", sw.status).
+		Float64("duration_ms", float64(dur.Microseconds())/1000).
+		Int64("bytes", sw.bytes)
+	if info.keyID != "" {
+		ev = ev.Str("key_id", info.keyID)
+	}
+	if lim != "" {
+		ev = ev.Str("rate_limit", lim)
+	}
+	if len(calls) > 0 {
+		ev = ev.Strs("v2_calls", calls).Ints("upstream_statuses", statuses).
+			Float64("upstream_ms", float64(upDur.Microseconds())/1000)
+	}
+	h := sw.Header()
+	if v := h.Values("X-Compat-Warning"); len(v) > 0 {
+		ev = ev.Strs("compat_warning", v)
+	}
+	if v := h.Get("X-Compat-Dropped"); v != "" {
+		ev = ev.Str("compat_dropped", v)
+	}
+	if v := h.Get("X-Compat-Emulated"); v != "" {
+		ev = ev.Str("compat_emulated", v)
+	}
+	if ua := r.UserAgent(); ua != "" {
+		if len(ua) > 200 {
+			ua = ua[:200]
+		}
+		ev = ev.Str("user_agent", ua)
+	}
+	ev.Msg("request")
+}
+
+// named sets the operation name of the requests h serves.
+func named(op string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if i := infoFrom(r.Context()); i != nil {
+			i.op = op
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// retryAfterHeader formats seconds for Retry-After.
+func retryAfterHeader(s int) string { return strconv.Itoa(max(s, 1)) }

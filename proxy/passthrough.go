@@ -1,0 +1,96 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"net/http/httputil"
+	"strings"
+	"sync"
+)
+
+// bufferPool recycles the copy buffers of the pass-through.
+type bufferPool struct{ p sync.Pool }
+
+func (b *bufferPool) Get() []byte {
+	if v, ok := b.p.Get().(*[]byte); ok {
+		return *v
+	}
+	return make([]byte, 32<<10)
+}
+
+func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
+
+// passThrough forwards /v2/... verbatim to the upstream: same method, path,
+// query and body; Host rewritten to the upstream's; hop-by-hop headers
+// removed (httputil.ReverseProxy does that); answers streamed back as they
+// arrive (unknown-length answers such as log streams are flushed at once).
+// The gateway's own RateLimit headers replace the upstream's.
+func (g *Gateway) passThrough(rt http.RoundTripper) http.Handler {
+	rp := &httputil.ReverseProxy{
+		Transport:  rt,
+		BufferPool: &bufferPool{},
+		Rewrite: func(pr *httputil.ProxyRequest) {
+			pr.SetURL(g.base)
+			pr.Out.Header.Set("X-Request-Id", RequestID(pr.In.Context()))
+			if _, ok := pr.Out.Header["User-Agent"]; !ok {
+				pr.Out.Header.Set("User-Agent", "")
+			}
+		},
+		ModifyResponse: func(resp *http.Response) error {
+			if g.limiter != nil {
+				resp.Header.Del("RateLimit")
+				resp.Header.Del("RateLimit-Policy")
+			}
+			return nil
+		},
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			var mbe *http.MaxBytesError
+			var open *BreakerOpenError
+			var ne net.Error
+			switch {
+			case errors.As(err, &mbe):
+				writeError(w, r, http.StatusRequestEntityTooLarge, "request body exceeds the limit of 1048576 bytes")
+			case errors.As(err, &open):
+				w.Header().Set("Retry-After", retryAfterHeader(open.RetryAfterSeconds()))
+				writeError(w, r, http.StatusServiceUnavailable, "upstream unavailable")
+			case errors.Is(r.Context().Err(), context.Canceled):
+				// The client went away; nobody is listening.
+				w.WriteHeader(499)
+			case errors.Is(err, context.DeadlineExceeded) || errors.As(err, &ne) && ne.Timeout():
+				writeError(w, r, http.StatusGatewayTimeout, "upstream v2 API did not answer in time")
+			default:
+				g.log.Warn().Err(err).Str("request_id", RequestID(r.Context())).Msg("upstream request failed")
+				writeError(w, r, http.StatusBadGateway, "upstream unavailable")
+			}
+		},
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !streamingRoute(r) {
+			// Streams (logs) have no overall deadline; everything else
+			// has the request timeout, as translated routes do.
+			ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
+			defer cancel()
+			r = r.WithContext(ctx)
+		}
+		rp.ServeHTTP(w, r)
+	})
+}
+
+// streamingRoute reports the v2 routes that stream their answer as it is
+// produced: GET /v2/pods/{id}/logs and
+// GET /v2/serverless/{id}/workers/{workerId}/logs.
+func streamingRoute(r *http.Request) bool {
+	if r.Method != http.MethodGet {
+		return false
+	}
+	seg := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/v2/"), "/")
+	switch len(seg) {
+	case 3:
+		return seg[0] == "pods" && seg[1] != "" && seg[2] == "logs"
+	case 5:
+		return seg[0] == "serverless" && seg[1] != "" && seg[2] == "workers" && seg[3] != "" && seg[4] == "logs"
+	}
+	return false
+}

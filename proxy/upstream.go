@@ -1,0 +1,136 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// UpstreamOptions tunes the connection pool to the v2 service.
+type UpstreamOptions struct {
+	DialTimeout           time.Duration // TCP connect; default 5s
+	TLSHandshakeTimeout   time.Duration // default 5s
+	ResponseHeaderTimeout time.Duration // time to the first response byte; default 30s
+	MaxIdleConnsPerHost   int           // default 256
+}
+
+// NewTransport returns the http.Transport used for every upstream call:
+// keep-alive connections, a pool sized for a busy gateway talking to one
+// host, and connect/TLS/header timeouts so that a dead upstream fails fast.
+func NewTransport(o UpstreamOptions) *http.Transport {
+	if o.DialTimeout <= 0 {
+		o.DialTimeout = 5 * time.Second
+	}
+	if o.TLSHandshakeTimeout <= 0 {
+		o.TLSHandshakeTimeout = 5 * time.Second
+	}
+	if o.ResponseHeaderTimeout <= 0 {
+		o.ResponseHeaderTimeout = 30 * time.Second
+	}
+	if o.MaxIdleConnsPerHost <= 0 {
+		o.MaxIdleConnsPerHost = 256
+	}
+	d := &net.Dialer{Timeout: o.DialTimeout, KeepAlive: 30 * time.Second}
+	return &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           d.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          o.MaxIdleConnsPerHost * 2,
+		MaxIdleConnsPerHost:   o.MaxIdleConnsPerHost,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   o.TLSHandshakeTimeout,
+		ResponseHeaderTimeout: o.ResponseHeaderTimeout,
+		ExpectContinueTimeout: time.Second,
+	}
+}
+
+// Upstream makes the v2 calls of translated v1 operations.
+type Upstream struct {
+	base   *url.URL
+	client *http.Client
+	// MaxBody bounds how much of a v2 answer is read (default 32 MiB), so
+	// that a misbehaving upstream cannot exhaust the gateway's memory.
+	MaxBody int64
+}
+
+// NewUpstream returns a client for the v2 service at base (scheme and host,
+// no /v2), using rt (nil: a new NewTransport with defaults).
+func NewUpstream(base *url.URL, rt http.RoundTripper) *Upstream {
+	if rt == nil {
+		rt = NewTransport(UpstreamOptions{})
+	}
+	return &Upstream{base: base, client: &http.Client{Transport: rt, CheckRedirect: noRedirects}, MaxBody: 32 << 20}
+}
+
+func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+
+// Call is one v2 request. Path is the escaped v2 path (starting with /v2/);
+// callers must escape ids with url.PathEscape.
+type Call struct {
+	Method string
+	Path   string
+	Query  url.Values
+	Body   []byte // JSON; nil for none
+}
+
+// Response is a fully read v2 answer.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do performs c with the caller's bearer token and request id. It returns
+// an error only when no HTTP answer was obtained (connection, timeout,
+// oversized body); any HTTP status is a Response.
+func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID string) (*Response, error) {
+	target := *u.base
+	target.RawPath = ""
+	target.Path = ""
+	ref, err := url.Parse(c.Path)
+	if err != nil {
+		return nil, fmt.Errorf("bad upstream path %q: %w", c.Path, err)
+	}
+	target.Path = ref.Path
+	target.RawPath = ref.RawPath
+	if len(c.Query) > 0 {
+		target.RawQuery = c.Query.Encode()
+	}
+	var body io.Reader
+	if c.Body != nil {
+		body = bytes.NewReader(c.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, c.Method, target.String(), body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.Body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	if requestID != "" {
+		req.Header.Set("X-Request-Id", requestID)
+	}
+	req.Header.Set("User-Agent", "v1gateway/"+Version)
+	resp, err := u.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, u.MaxBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > u.MaxBody {
+		return nil, fmt.Errorf("upstream answer larger than %d bytes", u.MaxBody)
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
+}

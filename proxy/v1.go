@@ -1,0 +1,152 @@
+package proxy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/gorilla/mux"
+
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// upstreamCaller makes a plan's v2 calls with the client's own credentials.
+// The upstream transport logs each attempt in the request's reqInfo.
+type upstreamCaller struct {
+	up            *Upstream
+	cache         *catalogCache
+	authorization string
+	requestID     string
+}
+
+func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*translate.V2Answer, error) {
+	if a, ok := c.cache.get(call); ok {
+		infoFrom(ctx).addCall(call.Method, call.Path, "cached", 0, 0)
+		return a, nil
+	}
+	resp, err := c.up.Do(ctx, Call{Method: call.Method, Path: call.Path, Query: call.Query, Body: call.Body}, c.authorization, c.requestID)
+	if err != nil {
+		return nil, normalizeCallError(err)
+	}
+	a := &translate.V2Answer{Status: resp.Status, Header: resp.Header, Body: resp.Body}
+	c.cache.put(call, a)
+	return a, nil
+}
+
+// timeoutError is an upstream timeout that is not the request's deadline
+// (the transport's response-header timeout): plans treat it as one
+// (translate.FromCallError: 504).
+type timeoutError struct{ err error }
+
+func (e timeoutError) Error() string        { return e.err.Error() }
+func (e timeoutError) Unwrap() error        { return e.err }
+func (e timeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+func normalizeCallError(err error) error {
+	var ne net.Error
+	if !errors.Is(err, context.DeadlineExceeded) && errors.As(err, &ne) && ne.Timeout() {
+		return timeoutError{err}
+	}
+	return err
+}
+
+// v1Handler answers one v1 operation by running its plan. Operations not
+// translated yet answer 501 so that a client learns at once, and loudly,
+// what it cannot rely on.
+func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if op.Plan == nil {
+			writeError(w, r, http.StatusNotImplemented,
+				fmt.Sprintf("%s (%s /v1%s) is not implemented yet by this gateway", op.Name, op.Method, op.Path))
+			return
+		}
+		params := map[string]string{}
+		for k, v := range mux.Vars(r) {
+			id, err := url.PathUnescape(v)
+			if err != nil || !translate.ValidID(id) {
+				writeError(w, r, http.StatusNotFound, fmt.Sprintf("invalid %s %q", k, v))
+				return
+			}
+			params[k] = id
+		}
+		var body []byte
+		if r.Body != nil {
+			b, err := io.ReadAll(r.Body)
+			if err != nil {
+				var mbe *http.MaxBytesError
+				if errors.As(err, &mbe) {
+					writeError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds the limit of %d bytes", MaxBodyBytes))
+					return
+				}
+				writeError(w, r, http.StatusBadRequest, "cannot read the request body: "+err.Error())
+				return
+			}
+			body = b
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
+		defer cancel()
+		caller := &upstreamCaller{up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context())}
+		res := op.Plan(ctx, &translate.Request{
+			Op:     op,
+			Params: params,
+			Query:  r.URL.Query(),
+			Body:   body,
+			Options: translate.Options{
+				Lenient:      g.cfg.CompatMode == "lenient",
+				ResetRestart: g.cfg.ResetMode == "restart",
+				Now:          g.now,
+			},
+		}, caller)
+		if res == nil {
+			res = translate.Fail(http.StatusInternalServerError, op.Name+": the gateway produced no answer")
+		}
+		if res.Status == http.StatusServiceUnavailable && res.RetryAfter == "" {
+			if oe := infoFrom(r.Context()).breakerOpenErr(); oe != nil {
+				res.RetryAfter = retryAfterHeader(oe.RetryAfterSeconds())
+			}
+		}
+		writeResult(w, res)
+	})
+}
+
+// writeResult writes a plan's v1 answer.
+func writeResult(w http.ResponseWriter, res *translate.Result) {
+	h := w.Header()
+	for _, warn := range res.Warnings {
+		h.Add("X-Compat-Warning", sanitizeHeader(warn))
+	}
+	if len(res.Dropped) > 0 {
+		h.Set("X-Compat-Dropped", strings.Join(res.Dropped, ","))
+	}
+	if res.Emulated != "" {
+		h.Set("X-Compat-Emulated", res.Emulated)
+	}
+	if res.RetryAfter != "" {
+		h.Set("Retry-After", res.RetryAfter)
+	}
+	if res.Body == nil || res.Status == http.StatusNoContent {
+		w.WriteHeader(res.Status)
+		return
+	}
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(res.Body)))
+	w.WriteHeader(res.Status)
+	_, _ = w.Write(res.Body)
+}
+
+// sanitizeHeader keeps a header value on one line of printable ASCII.
+func sanitizeHeader(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,198 @@
+package usage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// DefaultRedisPrefix is the prefix of the usage keys in Redis:
+//
+//	<prefix>keys              set of every key id seen
+//	<prefix>{<key id>}        hash: <op>:count, <op>:first, <op>:last (unix ms)
+//
+// The braces make each key id's hash one Redis Cluster hash slot.
+const DefaultRedisPrefix = "v1gw:usage:"
+
+// addScript adds deltas to one key id's hash: for each (op, count, first,
+// last) quadruple of ARGV, HINCRBY the count and keep the minimum first and
+// the maximum last, atomically.
+var addScript = redis.NewScript(`
+for i = 1, #ARGV, 4 do
+  local op = ARGV[i]
+  redis.call('HINCRBY', KEYS[1], op .. ':count', ARGV[i + 1])
+  local first = tonumber(ARGV[i + 2])
+  local f = tonumber(redis.call('HGET', KEYS[1], op .. ':first'))
+  if not f or first < f then
+    redis.call('HSET', KEYS[1], op .. ':first', ARGV[i + 2])
+  end
+  local last = tonumber(ARGV[i + 3])
+  local l = tonumber(redis.call('HGET', KEYS[1], op .. ':last'))
+  if not l or last > l then
+    redis.call('HSET', KEYS[1], op .. ':last', ARGV[i + 3])
+  end
+end
+return 1
+`)
+
+// RedisStore keeps the usage counts in Redis, shared by every replica. One
+// flush is one pipeline: per key id, one script call and one SADD.
+type RedisStore struct {
+	client redis.UniversalClient
+	prefix string
+}
+
+// NewRedisStore returns a Store on client. prefix "" means
+// DefaultRedisPrefix (tests use their own to stay apart).
+func NewRedisStore(client redis.UniversalClient, prefix string) *RedisStore {
+	if prefix == "" {
+		prefix = DefaultRedisPrefix
+	}
+	return &RedisStore{client: client, prefix: prefix}
+}
+
+// Kind implements Store.
+func (*RedisStore) Kind() string { return "redis" }
+
+func (s *RedisStore) setKey() string { return s.prefix + "keys" }
+
+func (s *RedisStore) hashKey(keyID string) string { return s.prefix + "{" + keyID + "}" }
+
+func unixMs(t time.Time) int64 { return t.UnixMilli() }
+
+// Add implements Store.
+func (s *RedisStore) Add(ctx context.Context, deltas []Entry) ([]Entry, error) {
+	if len(deltas) == 0 {
+		return nil, nil
+	}
+	byKey := map[string][]Entry{}
+	var keys []string
+	for _, d := range deltas {
+		if _, ok := byKey[d.KeyID]; !ok {
+			keys = append(keys, d.KeyID)
+		}
+		byKey[d.KeyID] = append(byKey[d.KeyID], d)
+	}
+	sort.Strings(keys)
+	type sent struct {
+		cmd *redis.Cmd
+		add *redis.IntCmd
+		es  []Entry
+	}
+	batch := make([]sent, 0, len(keys))
+	pipe := s.client.Pipeline()
+	for _, k := range keys {
+		es := byKey[k]
+		args := make([]any, 0, 4*len(es))
+		for _, e := range es {
+			args = append(args, e.Op, e.Count, unixMs(e.First), unixMs(e.Last))
+		}
+		// EVAL rather than EVALSHA: a pipeline cannot fall back after
+		// NOSCRIPT, and Redis caches the script by its hash anyway.
+		cmd := addScript.Eval(ctx, pipe, []string{s.hashKey(k)}, args...)
+		add := pipe.SAdd(ctx, s.setKey(), k)
+		batch = append(batch, sent{cmd, add, es})
+	}
+	_, err := pipe.Exec(ctx)
+	if err == nil {
+		return nil, nil
+	}
+	var notApplied []Entry
+	var firstErr error
+	for _, b := range batch {
+		if e := b.cmd.Err(); e != nil {
+			// Not applied, or not known to be: a script either runs whole
+			// or not at all; an unanswered one is retried (a lost reply
+			// may then count its calls twice, never lose them).
+			notApplied = append(notApplied, b.es...)
+			if firstErr == nil {
+				firstErr = e
+			}
+			continue
+		}
+		if e := b.add.Err(); e != nil {
+			// The counts are in; only the key id's membership in the set
+			// is missing. Retry it with a zero delta.
+			for _, x := range b.es {
+				notApplied = append(notApplied, Entry{KeyID: x.KeyID, Op: x.Op, First: x.First, Last: x.Last})
+			}
+			if firstErr == nil {
+				firstErr = e
+			}
+		}
+	}
+	if firstErr == nil {
+		firstErr = err
+	}
+	return notApplied, fmt.Errorf("usage: writing to Redis: %w", firstErr)
+}
+
+// Entries implements Store.
+func (s *RedisStore) Entries(ctx context.Context) ([]Entry, error) {
+	ids, err := s.client.SMembers(ctx, s.setKey()).Result()
+	if err != nil {
+		return nil, fmt.Errorf("usage: reading from Redis: %w", err)
+	}
+	sort.Strings(ids)
+	pipe := s.client.Pipeline()
+	cmds := make([]*redis.MapStringStringCmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = pipe.HGetAll(ctx, s.hashKey(id))
+	}
+	if len(ids) > 0 {
+		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
+			return nil, fmt.Errorf("usage: reading from Redis: %w", err)
+		}
+	}
+	var out []Entry
+	for i, id := range ids {
+		out = append(out, parseHash(id, cmds[i].Val())...)
+	}
+	return out, nil
+}
+
+// parseHash turns one key id's hash into entries, sorted by operation.
+func parseHash(keyID string, h map[string]string) []Entry {
+	byOp := map[string]*Entry{}
+	get := func(op string) *Entry {
+		e, ok := byOp[op]
+		if !ok {
+			e = &Entry{KeyID: keyID, Op: op}
+			byOp[op] = e
+		}
+		return e
+	}
+	for field, val := range h {
+		i := strings.LastIndexByte(field, ':')
+		if i <= 0 {
+			continue
+		}
+		op, what := field[:i], field[i+1:]
+		n, err := strconv.ParseInt(val, 10, 64)
+		if err != nil {
+			continue
+		}
+		switch what {
+		case "count":
+			get(op).Count = n
+		case "first":
+			get(op).First = time.UnixMilli(n).UTC()
+		case "last":
+			get(op).Last = time.UnixMilli(n).UTC()
+		}
+	}
+	out := make([]Entry, 0, len(byOp))
+	for _, e := range byOp {
+		if e.Count > 0 {
+			out = append(out, *e)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Op < out[j].Op })
+	return out
+}

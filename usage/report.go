@@ -1,0 +1,231 @@
+package usage
+
+import (
+	"encoding/csv"
+	"io"
+	"sort"
+	"strconv"
+	"time"
+)
+
+// Report is the migration report served at GET /usage.
+type Report struct {
+	GeneratedAt time.Time `json:"generated_at"`
+	// Store says where the counts come from: "redis" (every replica
+	// sharing V1GW_REDIS_URL) or "memory" (this process only, since it
+	// started).
+	Store   string     `json:"store"`
+	Summary Summary    `json:"summary"`
+	Keys    []KeyUsage `json:"keys"`
+	// NamedKeysWithoutCalls lists the key ids labelled in key_names that
+	// have no recorded call at all.
+	NamedKeysWithoutCalls []NamedKey `json:"named_keys_without_calls"`
+}
+
+// Summary answers "can the gateway be switched off yet?".
+type Summary struct {
+	TotalV1Calls int64 `json:"total_v1_calls"`
+	// KeysCallingV1 counts the key ids with at least one v1 call ever;
+	// the next two those with one in the last 24 hours and 7 days.
+	KeysCallingV1        int        `json:"keys_calling_v1"`
+	KeysCallingV1Last24h int        `json:"keys_calling_v1_last_24h"`
+	KeysCallingV1Last7d  int        `json:"keys_calling_v1_last_7d"`
+	LastV1Call           *time.Time `json:"last_v1_call"`
+	TotalV2PassThrough   int64      `json:"total_v2_passthrough_calls"`
+	KeysV2PassThrough7d  int        `json:"keys_using_v2_passthrough_last_7d"`
+	Operations           []OpTotal  `json:"operations"`
+	V1OperationsLast7d   int        `json:"v1_operations_called_last_7d"`
+	V1OperationsEver     int        `json:"v1_operations_ever_called"`
+}
+
+// OpTotal is one v1 operation's usage across every key.
+type OpTotal struct {
+	Operation string    `json:"operation"`
+	Count     int64     `json:"count"`
+	Keys      int       `json:"keys"`
+	LastSeen  time.Time `json:"last_seen"`
+}
+
+// KeyUsage is one key id's usage.
+type KeyUsage struct {
+	KeyID     string     `json:"key_id"`
+	Name      string     `json:"name,omitempty"`
+	V1Calls   int64      `json:"v1_calls"`
+	FirstSeen *time.Time `json:"first_v1_call,omitempty"`
+	LastSeen  *time.Time `json:"last_v1_call,omitempty"`
+	// Operations are the v1 operations, most recently called first.
+	Operations []OpUsage `json:"operations"`
+	// V2PassThrough counts the key's /v2 calls through the gateway.
+	V2PassThrough *OpUsage `json:"v2_passthrough,omitempty"`
+}
+
+// OpUsage is one operation's usage by one key id.
+type OpUsage struct {
+	Operation string    `json:"operation"`
+	Count     int64     `json:"count"`
+	FirstSeen time.Time `json:"first_seen"`
+	LastSeen  time.Time `json:"last_seen"`
+}
+
+// NamedKey is a labelled key id.
+type NamedKey struct {
+	KeyID string `json:"key_id"`
+	Name  string `json:"name"`
+}
+
+// BuildReport builds the report of entries at now. names maps key ids to
+// the operator's labels (config key_names). Keys are sorted by their last
+// v1 call, most recent first; keys that only used the /v2 pass-through
+// come last, by their last call.
+func BuildReport(entries []Entry, names map[string]string, store string, now time.Time) *Report {
+	r := &Report{GeneratedAt: now.UTC(), Store: store, Keys: []KeyUsage{}, NamedKeysWithoutCalls: []NamedKey{}}
+	r.Summary.Operations = []OpTotal{}
+	byKey := map[string]*KeyUsage{}
+	opTotals := map[string]*OpTotal{}
+	day, week := now.Add(-24*time.Hour), now.Add(-7*24*time.Hour)
+	for _, e := range entries {
+		if e.Count <= 0 || e.KeyID == "" {
+			continue
+		}
+		k, ok := byKey[e.KeyID]
+		if !ok {
+			k = &KeyUsage{KeyID: e.KeyID, Name: names[e.KeyID], Operations: []OpUsage{}}
+			byKey[e.KeyID] = k
+		}
+		u := OpUsage{Operation: e.Op, Count: e.Count, FirstSeen: e.First.UTC(), LastSeen: e.Last.UTC()}
+		if e.Op == PassThrough {
+			if k.V2PassThrough == nil {
+				k.V2PassThrough = &u
+			} else {
+				k.V2PassThrough.Count += u.Count
+			}
+			r.Summary.TotalV2PassThrough += e.Count
+			continue
+		}
+		k.Operations = append(k.Operations, u)
+		k.V1Calls += e.Count
+		if k.FirstSeen == nil || u.FirstSeen.Before(*k.FirstSeen) {
+			f := u.FirstSeen
+			k.FirstSeen = &f
+		}
+		if k.LastSeen == nil || u.LastSeen.After(*k.LastSeen) {
+			l := u.LastSeen
+			k.LastSeen = &l
+		}
+		t, ok := opTotals[e.Op]
+		if !ok {
+			t = &OpTotal{Operation: e.Op}
+			opTotals[e.Op] = t
+		}
+		t.Count += e.Count
+		t.Keys++
+		if u.LastSeen.After(t.LastSeen) {
+			t.LastSeen = u.LastSeen
+		}
+		r.Summary.TotalV1Calls += e.Count
+	}
+	for _, k := range byKey {
+		sort.Slice(k.Operations, func(i, j int) bool {
+			a, b := k.Operations[i], k.Operations[j]
+			if !a.LastSeen.Equal(b.LastSeen) {
+				return a.LastSeen.After(b.LastSeen)
+			}
+			return a.Operation < b.Operation
+		})
+		if k.LastSeen != nil {
+			r.Summary.KeysCallingV1++
+			if k.LastSeen.After(day) {
+				r.Summary.KeysCallingV1Last24h++
+			}
+			if k.LastSeen.After(week) {
+				r.Summary.KeysCallingV1Last7d++
+			}
+			if r.Summary.LastV1Call == nil || k.LastSeen.After(*r.Summary.LastV1Call) {
+				l := *k.LastSeen
+				r.Summary.LastV1Call = &l
+			}
+		}
+		if k.V2PassThrough != nil && k.V2PassThrough.LastSeen.After(week) {
+			r.Summary.KeysV2PassThrough7d++
+		}
+		r.Keys = append(r.Keys, *k)
+	}
+	sort.Slice(r.Keys, func(i, j int) bool {
+		a, b := r.Keys[i], r.Keys[j]
+		if (a.LastSeen == nil) != (b.LastSeen == nil) {
+			return a.LastSeen != nil
+		}
+		if a.LastSeen != nil && !a.LastSeen.Equal(*b.LastSeen) {
+			return a.LastSeen.After(*b.LastSeen)
+		}
+		if a.LastSeen == nil {
+			la, lb := a.V2PassThrough.LastSeen, b.V2PassThrough.LastSeen
+			if !la.Equal(lb) {
+				return la.After(lb)
+			}
+		}
+		return a.KeyID < b.KeyID
+	})
+	for _, t := range opTotals {
+		r.Summary.Operations = append(r.Summary.Operations, *t)
+		if t.LastSeen.After(week) {
+			r.Summary.V1OperationsLast7d++
+		}
+	}
+	r.Summary.V1OperationsEver = len(opTotals)
+	sort.Slice(r.Summary.Operations, func(i, j int) bool {
+		a, b := r.Summary.Operations[i], r.Summary.Operations[j]
+		if !a.LastSeen.Equal(b.LastSeen) {
+			return a.LastSeen.After(b.LastSeen)
+		}
+		return a.Operation < b.Operation
+	})
+	for id, name := range names {
+		if _, ok := byKey[id]; !ok {
+			r.NamedKeysWithoutCalls = append(r.NamedKeysWithoutCalls, NamedKey{KeyID: id, Name: name})
+		}
+	}
+	sort.Slice(r.NamedKeysWithoutCalls, func(i, j int) bool {
+		return r.NamedKeysWithoutCalls[i].KeyID < r.NamedKeysWithoutCalls[j].KeyID
+	})
+	return r
+}
+
+// CSVHeader is the first row of WriteCSV.
+var CSVHeader = []string{"key_id", "name", "operation", "count", "first_seen", "last_seen"}
+
+// WriteCSV writes one row per key id and operation (the /v2 pass-through
+// as operation "v2-passthrough"), in the report's order, times in RFC 3339
+// UTC.
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return err
+	}
+	row := func(k KeyUsage, u OpUsage) error {
+		return cw.Write([]string{k.KeyID, csvSafe(k.Name), u.Operation, strconv.FormatInt(u.Count, 10),
+			u.FirstSeen.UTC().Format(time.RFC3339), u.LastSeen.UTC().Format(time.RFC3339)})
+	}
+	for _, k := range r.Keys {
+		for _, u := range k.Operations {
+			if err := row(k, u); err != nil {
+				return err
+			}
+		}
+		if k.V2PassThrough != nil {
+			if err := row(k, *k.V2PassThrough); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// csvSafe keeps a spreadsheet from reading a label as a formula.
+func csvSafe(s string) string {
+	if s != "" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@') {
+		return "'" + s
+	}
+	return s
+}

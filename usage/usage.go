@@ -1,0 +1,376 @@
+// Package usage keeps the migration report: how often each API key (by key
+// id, never the key itself) called each v1 operation, and when it did so
+// first and last. It is what tells an operator when the gateway can be
+// switched off.
+//
+// The request path only increments an in-process map (Batcher.Record: a
+// mutex and a map update, no I/O). A background loop writes the deltas to
+// a Store every few seconds and once more on shutdown: MemoryStore for a
+// single replica, RedisStore to merge every replica's counts into one
+// fleet-wide report. A failed write keeps the deltas for the next flush
+// (bounded by MaxPending) and never fails a request.
+package usage
+
+import (
+	"context"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// PassThrough is the operation name under which /v2 pass-through calls are
+// counted. They are not v1 usage (the report keeps them apart), but a key
+// that still reaches v2 through the gateway must be moved to v2's own base
+// URL before the gateway is switched off.
+const PassThrough = "v2-passthrough"
+
+// Recorder counts calls. Record must be cheap and never block on I/O: it is
+// called on the request path.
+type Recorder interface {
+	Record(keyID, op string)
+}
+
+// Entry is the usage of one operation by one key id.
+type Entry struct {
+	KeyID string
+	Op    string
+	Count int64
+	First time.Time
+	Last  time.Time
+}
+
+// merge folds o (same key id and operation) into e.
+func (e *Entry) merge(o Entry) {
+	e.Count += o.Count
+	if e.First.IsZero() || (!o.First.IsZero() && o.First.Before(e.First)) {
+		e.First = o.First
+	}
+	if o.Last.After(e.Last) {
+		e.Last = o.Last
+	}
+}
+
+// Store keeps the usage counts shared by the replicas.
+type Store interface {
+	// Add adds the deltas. It returns the deltas that were certainly not
+	// applied (all of them when err is a connection failure) so that the
+	// caller can retry them without counting any twice.
+	Add(ctx context.Context, deltas []Entry) (notApplied []Entry, err error)
+	// Entries returns every recorded entry.
+	Entries(ctx context.Context) ([]Entry, error)
+	// Kind names the store in the report ("memory" or "redis").
+	Kind() string
+}
+
+// Options configure a Batcher.
+type Options struct {
+	// Store receives the deltas; nil means a new MemoryStore.
+	Store Store
+	// FlushInterval is how often Run writes the deltas (default 5s).
+	FlushInterval time.Duration
+	// FlushTimeout bounds one flush (default 5s).
+	FlushTimeout time.Duration
+	// MaxPending bounds the distinct (key id, operation) pairs kept in
+	// memory between flushes, including those kept after failed flushes
+	// (default 100000). Calls of new pairs beyond it are dropped and
+	// counted in Stats.Dropped; calls of pairs already pending are always
+	// counted.
+	MaxPending int
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+	// OnFlushError, when set, is called after each failed flush (from the
+	// flushing goroutine).
+	OnFlushError func(error)
+}
+
+// Stats are the Batcher's counters, for metrics.
+type Stats struct {
+	Pending     int    // distinct (key id, operation) pairs waiting for the next flush
+	Flushes     uint64 // flushes that wrote something
+	FlushErrors uint64 // flushes that failed (their deltas were kept)
+	Dropped     uint64 // calls not counted because MaxPending was reached
+}
+
+type pairKey struct{ keyID, op string }
+
+// Batcher implements Recorder: it counts in memory and flushes to a Store.
+type Batcher struct {
+	store        Store
+	interval     time.Duration
+	flushTimeout time.Duration
+	maxPending   int
+	now          func() time.Time
+	onFlushError func(error)
+
+	mu      sync.Mutex
+	pending map[pairKey]*Entry
+
+	flushMu sync.Mutex // one flush at a time
+
+	flushes, flushErrors, dropped atomic.Uint64
+
+	stopOnce sync.Once
+	stop     chan struct{}
+	done     chan struct{}
+	running  atomic.Bool
+}
+
+var _ Recorder = (*Batcher)(nil)
+
+// New returns a Batcher. Call Run (usually in a goroutine) to flush
+// periodically, and Close to stop it with a final flush.
+func New(o Options) *Batcher {
+	b := &Batcher{
+		store:        o.Store,
+		interval:     o.FlushInterval,
+		flushTimeout: o.FlushTimeout,
+		maxPending:   o.MaxPending,
+		now:          o.Now,
+		onFlushError: o.OnFlushError,
+		pending:      map[pairKey]*Entry{},
+		stop:         make(chan struct{}),
+		done:         make(chan struct{}),
+	}
+	if b.store == nil {
+		b.store = NewMemoryStore()
+	}
+	if b.interval <= 0 {
+		b.interval = 5 * time.Second
+	}
+	if b.flushTimeout <= 0 {
+		b.flushTimeout = 5 * time.Second
+	}
+	if b.maxPending <= 0 {
+		b.maxPending = 100000
+	}
+	if b.now == nil {
+		b.now = time.Now
+	}
+	return b
+}
+
+// Store returns the Batcher's store.
+func (b *Batcher) Store() Store { return b.store }
+
+// Record counts one call of op by keyID. Empty key ids or operations are
+// ignored.
+func (b *Batcher) Record(keyID, op string) {
+	if keyID == "" || op == "" {
+		return
+	}
+	now := b.now()
+	b.mu.Lock()
+	if e, ok := b.pending[pairKey{keyID, op}]; ok {
+		e.Count++
+		if now.After(e.Last) {
+			e.Last = now
+		}
+		if now.Before(e.First) {
+			e.First = now
+		}
+		b.mu.Unlock()
+		return
+	}
+	if len(b.pending) >= b.maxPending {
+		b.mu.Unlock()
+		b.dropped.Add(1)
+		return
+	}
+	b.pending[pairKey{keyID, op}] = &Entry{KeyID: keyID, Op: op, Count: 1, First: now, Last: now}
+	b.mu.Unlock()
+}
+
+// take removes and returns the pending deltas.
+func (b *Batcher) take() []Entry {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.pending) == 0 {
+		return nil
+	}
+	out := make([]Entry, 0, len(b.pending))
+	for _, e := range b.pending {
+		out = append(out, *e)
+	}
+	b.pending = make(map[pairKey]*Entry, len(out))
+	return out
+}
+
+// putBack returns deltas that could not be written to the pending map,
+// within MaxPending.
+func (b *Batcher) putBack(es []Entry) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range es {
+		k := pairKey{e.KeyID, e.Op}
+		if p, ok := b.pending[k]; ok {
+			p.merge(e)
+			continue
+		}
+		if len(b.pending) >= b.maxPending {
+			b.dropped.Add(uint64(e.Count))
+			continue
+		}
+		c := e
+		b.pending[k] = &c
+	}
+}
+
+// pendingCopy returns a copy of the pending deltas without taking them.
+func (b *Batcher) pendingCopy() []Entry {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]Entry, 0, len(b.pending))
+	for _, e := range b.pending {
+		out = append(out, *e)
+	}
+	return out
+}
+
+// Flush writes the pending deltas to the store. On failure the deltas not
+// applied are kept for the next flush.
+func (b *Batcher) Flush(ctx context.Context) error {
+	b.flushMu.Lock()
+	defer b.flushMu.Unlock()
+	deltas := b.take()
+	if len(deltas) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.flushTimeout)
+	defer cancel()
+	notApplied, err := b.store.Add(ctx, deltas)
+	if len(notApplied) > 0 {
+		b.putBack(notApplied)
+	}
+	if err != nil {
+		b.flushErrors.Add(1)
+		if b.onFlushError != nil {
+			b.onFlushError(err)
+		}
+		return err
+	}
+	b.flushes.Add(1)
+	return nil
+}
+
+// Run flushes every FlushInterval until ctx is done or Close is called,
+// then flushes once more. It returns when that last flush is over.
+func (b *Batcher) Run(ctx context.Context) {
+	if !b.running.CompareAndSwap(false, true) {
+		return
+	}
+	defer close(b.done)
+	t := time.NewTicker(b.interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			_ = b.Flush(context.Background())
+		case <-ctx.Done():
+			_ = b.Flush(context.Background())
+			return
+		case <-b.stop:
+			_ = b.Flush(context.Background())
+			return
+		}
+	}
+}
+
+// Close stops Run (waiting for its final flush) or, when Run was never
+// started, flushes once. The error is the final flush's.
+func (b *Batcher) Close(ctx context.Context) error {
+	b.stopOnce.Do(func() { close(b.stop) })
+	if b.running.Load() {
+		select {
+		case <-b.done:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return b.Flush(ctx)
+}
+
+// Stats returns the Batcher's counters.
+func (b *Batcher) Stats() Stats {
+	b.mu.Lock()
+	n := len(b.pending)
+	b.mu.Unlock()
+	return Stats{Pending: n, Flushes: b.flushes.Load(), FlushErrors: b.flushErrors.Load(), Dropped: b.dropped.Load()}
+}
+
+// Entries flushes what is pending, then returns the store's entries. When
+// the flush fails, the deltas still pending are merged into the answer so
+// that this replica's calls are never missing from it.
+func (b *Batcher) Entries(ctx context.Context) ([]Entry, error) {
+	flushErr := b.Flush(ctx)
+	es, err := b.store.Entries(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if flushErr != nil {
+		es = mergeEntries(es, b.pendingCopy())
+	}
+	return es, nil
+}
+
+// mergeEntries merges b into a, by key id and operation.
+func mergeEntries(a, b []Entry) []Entry {
+	idx := make(map[pairKey]int, len(a))
+	for i, e := range a {
+		idx[pairKey{e.KeyID, e.Op}] = i
+	}
+	for _, e := range b {
+		if i, ok := idx[pairKey{e.KeyID, e.Op}]; ok {
+			a[i].merge(e)
+			continue
+		}
+		idx[pairKey{e.KeyID, e.Op}] = len(a)
+		a = append(a, e)
+	}
+	return a
+}
+
+// MemoryStore is the single-replica Store.
+type MemoryStore struct {
+	mu      sync.Mutex
+	entries map[pairKey]*Entry
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore() *MemoryStore { return &MemoryStore{entries: map[pairKey]*Entry{}} }
+
+// Kind implements Store.
+func (*MemoryStore) Kind() string { return "memory" }
+
+// Add implements Store; it never fails.
+func (m *MemoryStore) Add(_ context.Context, deltas []Entry) ([]Entry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, d := range deltas {
+		k := pairKey{d.KeyID, d.Op}
+		if e, ok := m.entries[k]; ok {
+			e.merge(d)
+			continue
+		}
+		c := d
+		m.entries[k] = &c
+	}
+	return nil, nil
+}
+
+// Entries implements Store.
+func (m *MemoryStore) Entries(context.Context) ([]Entry, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Entry, 0, len(m.entries))
+	for _, e := range m.entries {
+		out = append(out, *e)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].KeyID != out[j].KeyID {
+			return out[i].KeyID < out[j].KeyID
+		}
+		return out[i].Op < out[j].Op
+	})
+	return out, nil
+}

@@ -1,0 +1,467 @@
+package usage
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/csv"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/alicebob/miniredis/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/v1gateway/v1gateway/internal/testredis"
+)
+
+// clock is a settable clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+var t0 = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func find(es []Entry, key, op string) (Entry, bool) {
+	for _, e := range es {
+		if e.KeyID == key && e.Op == op {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+func TestBatcherMemory(t *testing.T) {
+	clk := &clock{t: t0}
+	b := New(Options{Now: clk.now})
+	b.Record("k1", "ListPods")
+	clk.add(time.Minute)
+	b.Record("k1", "ListPods")
+	b.Record("k2", "GetPod")
+	b.Record("", "GetPod") // ignored
+	b.Record("k3", "")     // ignored
+	if st := b.Stats(); st.Pending != 2 {
+		t.Fatalf("pending %d, want 2", st.Pending)
+	}
+	es, err := b.Entries(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := find(es, "k1", "ListPods")
+	if !ok || e.Count != 2 || !e.First.Equal(t0) || !e.Last.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("k1 ListPods = %+v", e)
+	}
+	if len(es) != 2 {
+		t.Fatalf("entries %+v", es)
+	}
+	if st := b.Stats(); st.Pending != 0 || st.Flushes != 1 {
+		t.Fatalf("stats %+v", st)
+	}
+	// A second flush merges into the store.
+	clk.add(time.Hour)
+	b.Record("k1", "ListPods")
+	if err := b.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	es, _ = b.Store().Entries(context.Background())
+	if e, _ := find(es, "k1", "ListPods"); e.Count != 3 || !e.First.Equal(t0) || !e.Last.Equal(t0.Add(61*time.Minute)) {
+		t.Fatalf("after second flush %+v", e)
+	}
+}
+
+// failingStore fails while down is set, and records what it was given.
+type failingStore struct {
+	MemoryStore
+	down  atomic.Bool
+	calls atomic.Int32
+}
+
+func (f *failingStore) Add(ctx context.Context, d []Entry) ([]Entry, error) {
+	f.calls.Add(1)
+	if f.down.Load() {
+		return d, errors.New("store down")
+	}
+	return f.MemoryStore.Add(ctx, d)
+}
+
+func TestBatcherKeepsDeltasWhenStoreFails(t *testing.T) {
+	clk := &clock{t: t0}
+	fs := &failingStore{MemoryStore: *NewMemoryStore()}
+	fs.down.Store(true)
+	var flushErrs atomic.Int32
+	b := New(Options{Store: fs, Now: clk.now, MaxPending: 2, OnFlushError: func(error) { flushErrs.Add(1) }})
+	b.Record("k1", "ListPods")
+	b.Record("k1", "GetPod")
+	if err := b.Flush(context.Background()); err == nil {
+		t.Fatal("flush to a down store succeeded")
+	}
+	// The failed deltas are pending again; more calls of the same pairs
+	// still count, a third pair is over MaxPending and dropped.
+	b.Record("k1", "ListPods")
+	b.Record("k9", "ListPods")
+	st := b.Stats()
+	if st.Pending != 2 || st.FlushErrors != 1 || st.Dropped != 1 || flushErrs.Load() != 1 {
+		t.Fatalf("stats %+v, flush errors reported %d", st, flushErrs.Load())
+	}
+	// The report still shows this replica's calls while the store is down.
+	es, err := b.Entries(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := find(es, "k1", "ListPods"); e.Count != 2 {
+		t.Fatalf("report while the store is down: %+v", es)
+	}
+	fs.down.Store(false)
+	if err := b.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	es, _ = fs.MemoryStore.Entries(context.Background())
+	if e, _ := find(es, "k1", "ListPods"); e.Count != 2 {
+		t.Fatalf("after recovery %+v", es)
+	}
+	if e, _ := find(es, "k1", "GetPod"); e.Count != 1 {
+		t.Fatalf("after recovery %+v", es)
+	}
+}
+
+func TestRunFlushesPeriodicallyAndOnClose(t *testing.T) {
+	fs := &failingStore{MemoryStore: *NewMemoryStore()}
+	b := New(Options{Store: fs, FlushInterval: time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go b.Run(ctx)
+	b.Record("k", "ListPods")
+	deadline := time.Now().Add(5 * time.Second)
+	for b.Stats().Flushes == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("Run never flushed")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	b.Record("k", "GetPod")
+	if err := b.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := fs.MemoryStore.Entries(context.Background())
+	if _, ok := find(es, "k", "GetPod"); !ok {
+		t.Fatalf("Close did not flush: %+v", es)
+	}
+}
+
+func TestCloseWithoutRun(t *testing.T) {
+	b := New(Options{})
+	b.Record("k", "ListPods")
+	if err := b.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	es, _ := b.Store().Entries(context.Background())
+	if len(es) != 1 {
+		t.Fatalf("entries %+v", es)
+	}
+}
+
+func TestReport(t *testing.T) {
+	now := t0
+	es := []Entry{
+		{"old", "ListPods", 5, now.Add(-30 * 24 * time.Hour), now.Add(-10 * 24 * time.Hour)},
+		{"ci", "ListPods", 7, now.Add(-3 * 24 * time.Hour), now.Add(-time.Hour)},
+		{"ci", "CreatePod", 2, now.Add(-2 * 24 * time.Hour), now.Add(-2 * time.Hour)},
+		{"ci", PassThrough, 4, now.Add(-time.Hour), now.Add(-time.Minute)},
+		{"week", "GetPod", 1, now.Add(-3 * 24 * time.Hour), now.Add(-3 * 24 * time.Hour)},
+		{"v2only", PassThrough, 9, now.Add(-time.Hour), now.Add(-time.Minute)},
+	}
+	names := map[string]string{"ci": "CI bot", "quiet": "nightly job"}
+	r := BuildReport(es, names, "memory", now)
+	var order []string
+	for _, k := range r.Keys {
+		order = append(order, k.KeyID)
+	}
+	if got := strings.Join(order, ","); got != "ci,week,old,v2only" {
+		t.Fatalf("key order %s", got)
+	}
+	ci := r.Keys[0]
+	if ci.Name != "CI bot" || ci.V1Calls != 9 || ci.Operations[0].Operation != "ListPods" || ci.V2PassThrough == nil || ci.V2PassThrough.Count != 4 {
+		t.Fatalf("ci = %+v", ci)
+	}
+	if !ci.FirstSeen.Equal(now.Add(-3*24*time.Hour)) || !ci.LastSeen.Equal(now.Add(-time.Hour)) {
+		t.Fatalf("ci first/last %v %v", ci.FirstSeen, ci.LastSeen)
+	}
+	s := r.Summary
+	if s.TotalV1Calls != 15 || s.KeysCallingV1 != 3 || s.KeysCallingV1Last24h != 1 || s.KeysCallingV1Last7d != 2 ||
+		s.TotalV2PassThrough != 13 || s.KeysV2PassThrough7d != 2 || s.V1OperationsEver != 3 || s.V1OperationsLast7d != 3 {
+		t.Fatalf("summary %+v", s)
+	}
+	if s.LastV1Call == nil || !s.LastV1Call.Equal(now.Add(-time.Hour)) {
+		t.Fatalf("last v1 call %v", s.LastV1Call)
+	}
+	if s.Operations[0].Operation != "ListPods" || s.Operations[0].Count != 12 || s.Operations[0].Keys != 2 {
+		t.Fatalf("operations %+v", s.Operations)
+	}
+	if len(r.NamedKeysWithoutCalls) != 1 || r.NamedKeysWithoutCalls[0].Name != "nightly job" {
+		t.Fatalf("named keys without calls %+v", r.NamedKeysWithoutCalls)
+	}
+	// JSON field names are part of the contract.
+	b, _ := json.Marshal(r)
+	for _, f := range []string{`"total_v1_calls":15`, `"keys_calling_v1_last_24h":1`, `"keys_calling_v1_last_7d":2`, `"key_id":"ci"`, `"name":"CI bot"`, `"v2_passthrough":{`} {
+		if !bytes.Contains(b, []byte(f)) {
+			t.Errorf("JSON lacks %s: %s", f, b)
+		}
+	}
+	// An empty report has empty lists, not nulls.
+	b, _ = json.Marshal(BuildReport(nil, nil, "memory", now))
+	if !bytes.Contains(b, []byte(`"keys":[]`)) || !bytes.Contains(b, []byte(`"last_v1_call":null`)) {
+		t.Errorf("empty report %s", b)
+	}
+}
+
+func TestReportCSV(t *testing.T) {
+	es := []Entry{
+		{"ci", "ListPods", 7, t0.Add(-time.Hour), t0},
+		{"ci", PassThrough, 1, t0, t0},
+		{"x", "GetPod", 1, t0.Add(-time.Hour), t0.Add(-time.Hour)},
+	}
+	r := BuildReport(es, map[string]string{"ci": "CI, \"main\"", "x": "=cmd()"}, "memory", t0)
+	var buf bytes.Buffer
+	if err := r.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&buf).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := [][]string{
+		CSVHeader,
+		{"ci", `CI, "main"`, "ListPods", "7", "2026-11-22T11:00:00Z", "2026-11-22T12:00:00Z"},
+		{"ci", `CI, "main"`, PassThrough, "1", "2026-11-22T12:00:00Z", "2026-11-22T12:00:00Z"},
+		{"x", "'=cmd()", "GetPod", "1", "2026-11-22T11:00:00Z", "2026-11-22T11:00:00Z"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("rows %q", rows)
+	}
+	for i := range want {
+		if strings.Join(rows[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("row %d = %q, want %q", i, rows[i], want[i])
+		}
+	}
+}
+
+func randomPrefix(t *testing.T) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return "v1gw:test:usage:" + t.Name() + ":" + hex.EncodeToString(b) + ":"
+}
+
+// cmdCounter counts the commands a client sends, except a new
+// connection's handshake (HELLO, CLIENT SETINFO, ...).
+type cmdCounter struct{ n atomic.Int64 }
+
+func handshake(cmd redis.Cmder) bool {
+	switch cmd.Name() {
+	case "hello", "client", "auth", "select":
+		return true
+	}
+	return false
+}
+
+func (c *cmdCounter) DialHook(next redis.DialHook) redis.DialHook { return next }
+func (c *cmdCounter) ProcessHook(next redis.ProcessHook) redis.ProcessHook {
+	return func(ctx context.Context, cmd redis.Cmder) error {
+		if !handshake(cmd) {
+			c.n.Add(1)
+		}
+		return next(ctx, cmd)
+	}
+}
+func (c *cmdCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		for _, cmd := range cmds {
+			if !handshake(cmd) {
+				c.n.Add(1)
+			}
+		}
+		return next(ctx, cmds)
+	}
+}
+
+// storeTests run against miniredis and a real Redis.
+func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
+	t.Run("batching: no Redis command on the request path", func(t *testing.T) {
+		client := newClient()
+		cc := &cmdCounter{}
+		client.AddHook(cc)
+		clk := &clock{t: t0}
+		b := New(Options{Store: NewRedisStore(client, randomPrefix(t)), Now: clk.now})
+		for i := range 1000 {
+			b.Record("k"+string(rune('a'+i%3)), "ListPods")
+		}
+		if n := cc.n.Load(); n != 0 {
+			t.Fatalf("%d Redis commands on the request path", n)
+		}
+		if err := b.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		// One pipeline: per key id one script call and one SADD.
+		if n := cc.n.Load(); n != 6 {
+			t.Fatalf("flush sent %d commands, want 6", n)
+		}
+		es, err := b.Entries(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var total int64
+		for _, e := range es {
+			total += e.Count
+		}
+		if total != 1000 || len(es) != 3 {
+			t.Fatalf("entries %+v", es)
+		}
+	})
+
+	t.Run("two gateways, one merged report", func(t *testing.T) {
+		prefix := randomPrefix(t)
+		clkA, clkB := &clock{t: t0}, &clock{t: t0.Add(-time.Hour)}
+		a := New(Options{Store: NewRedisStore(newClient(), prefix), Now: clkA.now})
+		b := New(Options{Store: NewRedisStore(newClient(), prefix), Now: clkB.now})
+		a.Record("k1", "ListPods")
+		a.Record("k1", "ListPods")
+		b.Record("k1", "ListPods") // earlier first seen, on the other replica
+		clkB.add(2 * time.Hour)
+		b.Record("k1", "ListPods") // later last seen
+		b.Record("k2", "CreatePod")
+		if err := a.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		esA, err := a.Entries(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		esB, _ := b.Entries(context.Background())
+		ra := BuildReport(esA, nil, "redis", t0)
+		rb := BuildReport(esB, nil, "redis", t0)
+		ja, _ := json.Marshal(ra)
+		jb, _ := json.Marshal(rb)
+		if !bytes.Equal(ja, jb) {
+			t.Fatalf("replicas disagree:\n%s\n%s", ja, jb)
+		}
+		e, _ := find(esA, "k1", "ListPods")
+		if e.Count != 4 || !e.First.Equal(t0.Add(-time.Hour)) || !e.Last.Equal(t0.Add(time.Hour)) {
+			t.Fatalf("merged k1 = %+v", e)
+		}
+		if ra.Summary.TotalV1Calls != 5 || len(ra.Keys) != 2 {
+			t.Fatalf("report %s", ja)
+		}
+	})
+}
+
+func TestRedisStoreMiniredis(t *testing.T) {
+	mr := miniredis.RunT(t)
+	storeTests(t, func() redis.UniversalClient {
+		c := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+		t.Cleanup(func() { c.Close() })
+		return c
+	})
+
+	t.Run("Redis down keeps the deltas", func(t *testing.T) {
+		mr := miniredis.RunT(t)
+		c := redis.NewClient(&redis.Options{Addr: mr.Addr(), MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+		defer c.Close()
+		b := New(Options{Store: NewRedisStore(c, "")})
+		b.Record("k", "ListPods")
+		mr.SetError("LOADING")
+		if err := b.Flush(context.Background()); err == nil {
+			t.Fatal("flush succeeded on a failing Redis")
+		}
+		if b.Stats().Pending != 1 {
+			t.Fatal("deltas lost after a failed flush")
+		}
+		mr.SetError("")
+		b.Record("k", "ListPods")
+		if err := b.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		es, _ := b.Store().Entries(context.Background())
+		if e, _ := find(es, "k", "ListPods"); e.Count != 2 {
+			t.Fatalf("entries %+v", es)
+		}
+		// The layout is documented: one hash per key id, one set of ids.
+		if got := mr.HGet("v1gw:usage:{k}", "ListPods:count"); got != "2" {
+			t.Errorf("hash field = %q", got)
+		}
+		if ok, _ := mr.SIsMember("v1gw:usage:keys", "k"); !ok {
+			t.Error("key id not in the set")
+		}
+	})
+}
+
+func TestRedisStoreReal(t *testing.T) {
+	url := testredis.URL(t)
+	storeTests(t, func() redis.UniversalClient {
+		c, err := NewRedisClient(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	})
+}
+
+func TestNewRedisClientURLs(t *testing.T) {
+	for _, u := range []string{
+		"redis://localhost:6379/0",
+		"rediss://u:p@redis:6380",
+		"unix:///run/redis.sock?db=1",
+		"redis://h1:6379?addr=h2:6379",
+		"redis-sentinel://:pw@s1:26379,s2/mymaster?db=2&sentinel_password=x",
+	} {
+		c, err := NewRedisClient(u)
+		if err != nil {
+			t.Errorf("%s: %v", u, err)
+			continue
+		}
+		c.Close()
+	}
+	for _, u := range []string{"nope", "redis-sentinel://s1:26379", "http://x:1", "redis-sentinel://s/m?db=-1"} {
+		if c, err := NewRedisClient(u); err == nil {
+			c.Close()
+			t.Errorf("%s accepted", u)
+		} else if strings.Contains(err.Error(), "pw") {
+			t.Errorf("error leaks: %v", err)
+		}
+	}
+}
+
+func TestRedisStoreCluster(t *testing.T) {
+	srv := testredis.StartCluster(t)
+	storeTests(t, func() redis.UniversalClient {
+		c, err := NewRedisClient(srv.URL() + "?addr=" + srv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.(*redis.ClusterClient); !ok {
+			t.Fatalf("client %T, want a cluster client", c)
+		}
+		t.Cleanup(func() { c.Close() })
+		return c
+	})
+}
