@@ -168,7 +168,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	addr := dialable(ln.Addr())
 	log.Info().Str("listen", ln.Addr().String()).Str("admin", aln.Addr().String()).Msg("v1gateway ready")
 	if cfg.Demo {
-		fmt.Fprintf(stdout, "\nv1gateway demo is ready. Try:\n\n  curl -s -H 'Authorization: Bearer demo-key' http://%s/v2/pods\n\n", addr)
+		fmt.Fprintf(stdout, "\nv1gateway demo is ready. A v1 call, translated to v2 and back:\n\n"+
+			"  curl -s -H 'Authorization: Bearer demo-key' http://%s/v1/pods\n\n"+
+			"The same pods as v2 lists them (passed through):\n\n"+
+			"  curl -s -H 'Authorization: Bearer demo-key' http://%s/v2/pods\n\n", addr, addr)
 	}
 	if ready != nil {
 		ready <- [2]string{addr, dialable(aln.Addr())}

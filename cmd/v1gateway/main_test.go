@@ -61,29 +61,40 @@ func TestDemo(t *testing.T) {
 		t.Fatal("demo did not start")
 	}
 
-	m := regexp.MustCompile(`curl -s -H 'Authorization: Bearer ([^']+)' (http://\S+)`).FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("no curl line in the demo's output:\n%s", out.String())
+	lines := regexp.MustCompile(`curl -s -H 'Authorization: Bearer ([^']+)' (http://\S+)`).FindAllStringSubmatch(out.String(), -1)
+	if len(lines) != 2 {
+		t.Fatalf("want two curl lines (v1 and v2) in the demo's output:\n%s", out.String())
 	}
-	req, _ := http.NewRequest("GET", m[2], nil)
-	req.Header.Set("Authorization", "Bearer "+m[1])
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
+	get := func(m []string) []byte {
+		req, _ := http.NewRequest("GET", m[2], nil)
+		req.Header.Set("Authorization", "Bearer "+m[1])
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			t.Fatalf("printed curl %s: status %d: %s", m[2], resp.StatusCode, body)
+		}
+		return body
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("printed curl: status %d: %s", resp.StatusCode, body)
+	m := lines[0]
+	var v1pods []struct {
+		ID            string `json:"id"`
+		DesiredStatus string `json:"desiredStatus"`
+	}
+	if body := get(lines[0]); json.Unmarshal(body, &v1pods) != nil || len(v1pods) == 0 || v1pods[0].DesiredStatus == "" {
+		t.Fatalf("demo v1 pod list is not a bare array of v1 pods: %s", body)
 	}
 	var list struct {
 		Pods []json.RawMessage `json:"pods"`
 	}
-	if err := json.Unmarshal(body, &list); err != nil || len(list.Pods) == 0 {
-		t.Fatalf("demo pod list %s: %v", body, err)
+	if body := get(lines[1]); json.Unmarshal(body, &list) != nil || len(list.Pods) != len(v1pods) {
+		t.Fatalf("demo v2 pod list %s", body)
 	}
 
-	resp, err = http.Get("http://" + addrs[1] + "/healthz")
+	resp, err := http.Get("http://" + addrs[1] + "/healthz")
 	if err != nil || resp.StatusCode != 200 {
 		t.Fatalf("healthz: %v %v", resp, err)
 	}
