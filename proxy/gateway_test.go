@@ -127,27 +127,33 @@ func concretePath(tmpl string) string {
 	return "/v1" + r.Replace(tmpl)
 }
 
+// TestEveryV1OperationIsRouted drives each of the 37 v1 operations through
+// the router: none is unrouted (404/405), none answers 501, every answer is
+// marked deprecated, and the public ones need no key. The upstream here
+// answers nonsense, so statuses vary; the end-to-end tests check behaviour.
 func TestEveryV1OperationIsRouted(t *testing.T) {
-	srv, rec := newTestGateway(t, nil)
+	srv, _ := newTestGateway(t, nil)
 	for _, op := range translate.Operations {
-		if op.Plan != nil {
-			continue // translated: covered by the end-to-end tests
-		}
 		t.Run(op.Name, func(t *testing.T) {
-			resp := do(t, op.Method, srv.URL+concretePath(op.Path), "k1", nil, nil)
-			if resp.StatusCode != http.StatusNotImplemented {
-				t.Fatalf("status %d, want 501", resp.StatusCode)
+			if op.Plan == nil {
+				t.Fatal("operation has no plan: it would answer 501")
+			}
+			token := "k1"
+			if op.Public {
+				token = ""
+			}
+			resp := do(t, op.Method, srv.URL+concretePath(op.Path), token, strings.NewReader(`{}`), nil)
+			resp.Body.Close()
+			switch resp.StatusCode {
+			case http.StatusNotImplemented, http.StatusNotFound, http.StatusMethodNotAllowed, http.StatusUnauthorized:
+				if !(resp.StatusCode == http.StatusNotFound && op.Kind == translate.KindGet) {
+					t.Fatalf("status %d", resp.StatusCode)
+				}
 			}
 			if got := resp.Header.Get("Deprecation"); got != "@1794700800" {
 				t.Errorf("Deprecation %q, want @1794700800", got)
 			}
-			if msg := readMessage(t, resp); !strings.Contains(msg, op.Name) || !strings.Contains(msg, "not implemented") {
-				t.Errorf("message %q should name %s and say not implemented", msg, op.Name)
-			}
 		})
-	}
-	if rec.count() != 0 {
-		t.Fatalf("untranslated operations reached the upstream %d times", rec.count())
 	}
 }
 

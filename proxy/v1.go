@@ -19,13 +19,20 @@ import (
 // upstreamCaller makes a plan's v2 calls with the client's own credentials.
 // The upstream transport logs each attempt in the request's reqInfo.
 type upstreamCaller struct {
+	op            *translate.Operation
 	up            *Upstream
 	cache         *catalogCache
 	authorization string
 	requestID     string
 }
 
+// callObserver, when set (by tests), sees every v2 call a plan makes.
+var callObserver func(op *translate.Operation, call translate.V2Call)
+
 func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*translate.V2Answer, error) {
+	if callObserver != nil {
+		callObserver(c.op, call)
+	}
 	if a, ok := c.cache.get(call); ok {
 		infoFrom(ctx).addCall(call.Method, call.Path, "cached", 0, 0)
 		return a, nil
@@ -91,7 +98,7 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 		defer cancel()
-		caller := &upstreamCaller{up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context())}
+		caller := &upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context())}
 		res := op.Plan(ctx, &translate.Request{
 			Op:     op,
 			Params: params,
@@ -111,12 +118,24 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 				res.RetryAfter = retryAfterHeader(oe.RetryAfterSeconds())
 			}
 		}
+		if res.Status < 300 {
+			if cc := op.CacheControl(); cc != "" {
+				w.Header().Set("Cache-Control", cc)
+			}
+			writeResultAs(w, res, op.ContentType())
+			return
+		}
 		writeResult(w, res)
 	})
 }
 
 // writeResult writes a plan's v1 answer.
 func writeResult(w http.ResponseWriter, res *translate.Result) {
+	writeResultAs(w, res, "application/json")
+}
+
+// writeResultAs writes a plan's v1 answer with a body of media type ct.
+func writeResultAs(w http.ResponseWriter, res *translate.Result, ct string) {
 	h := w.Header()
 	for _, warn := range res.Warnings {
 		h.Add("X-Compat-Warning", sanitizeHeader(warn))
@@ -134,7 +153,7 @@ func writeResult(w http.ResponseWriter, res *translate.Result) {
 		w.WriteHeader(res.Status)
 		return
 	}
-	h.Set("Content-Type", "application/json")
+	h.Set("Content-Type", ct)
 	h.Set("Content-Length", strconv.Itoa(len(res.Body)))
 	w.WriteHeader(res.Status)
 	_, _ = w.Write(res.Body)

@@ -1,18 +1,764 @@
 package translate
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
 
-// createEndpointPlan is not translated yet: it answers 501.
-func createEndpointPlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+// The six v1 serverless endpoint operations (MAPPING.md §3 #13–#18) against
+// /v2/serverless. Bodies are read in endpointbody.go; the model and R-Endpoint
+// are in endpointmodel.go.
 
-// listEndpointsPlan is not translated yet: it answers 501.
-func listEndpointsPlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+// Warnings the endpoint plans give (P7: hazards are not hidden).
+const (
+	warnPools = "gpuTypeIds: v2 selects serverless GPUs by pool (%s) minus excluded types; exactly the listed types are eligible today, " +
+		"but a GPU type added to these pools later becomes eligible (and billable) without notice: v2 has no allow-list"
+	warnTemplateSnapshot = "templateId: v2 applied the template's container settings to the endpoint once; " +
+		"later edits of the template will not roll out to this endpoint (update the endpoint with templateId again)"
+	warnDeleteTemplate = "v2 also permanently deleted the endpoint's bound template (for an endpoint created from one of your templates, " +
+		"that template is gone and creating an endpoint from the same templateId will fail); queued and in-progress jobs were cancelled"
+)
 
-// getEndpointPlan is not translated yet: it answers 501.
-func getEndpointPlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+// endpointID returns the v1 endpointId path parameter, or the 404 for an id
+// that cannot be forwarded (P9).
+func endpointID(req *Request) (string, *Result) {
+	id := req.Params["endpointId"]
+	if !ValidID(id) {
+		return "", Fail(http.StatusNotFound, fmt.Sprintf("invalid endpointId %q", id))
+	}
+	return id, nil
+}
 
-// updateEndpointPlan is not translated yet: it answers 501.
-func updateEndpointPlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+// endpointQuery is the v1 query of GET /endpoints and GET /endpoints/{id}.
+type endpointQuery struct {
+	includeTemplate, includeWorkers bool
+}
 
-// deleteEndpointPlan is not translated yet: it answers 501.
-func deleteEndpointPlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+func parseEndpointQuery(v url.Values) (*endpointQuery, string) {
+	var errs []string
+	q := &endpointQuery{}
+	q.includeTemplate = queryBool(v, "includeTemplate", &errs)
+	q.includeWorkers = queryBool(v, "includeWorkers", &errs)
+	if len(errs) > 0 {
+		return nil, strings.Join(errs, "; ")
+	}
+	return q, ""
+}
+
+// queryBool reads an optional boolean query parameter given at most once
+// ("" is false).
+func queryBool(v url.Values, name string, errs *[]string) bool {
+	vals := v[name]
+	switch {
+	case len(vals) == 0 || (len(vals) == 1 && vals[0] == ""):
+		return false
+	case len(vals) > 1:
+		*errs = append(*errs, "query parameter "+name+": must be given at most once")
+		return false
+	}
+	b, err := strconv.ParseBool(vals[0])
+	if err != nil {
+		*errs = append(*errs, fmt.Sprintf("query parameter %s: %q is not a boolean (true or false)", name, vals[0]))
+		return false
+	}
+	return b
+}
+
+// readGPUPools reads the GPU catalog (the proxy caches it). On failure it
+// returns the v1 answer, prefixed with what the catalog was needed for.
+func readGPUPools(ctx context.Context, req *Request, c Caller, why string) (*v2GPUPoolCatalog, *Result) {
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/catalog/gpus"})
+	if err != nil {
+		r := FromCallError(err)
+		r.Body = EncodeV1Error(why + ": the v2 GPU catalog could not be read: " + message1(r))
+		return nil, r
+	}
+	if !a.OK() {
+		r := FromV2Error(req.Op, a)
+		if a.Status == http.StatusNotFound {
+			r.Status = http.StatusBadGateway
+		}
+		r.Body = EncodeV1Error(why + ": the v2 GPU catalog could not be read: " + ProblemMessage(a.Body, a.Status))
+		return nil, r
+	}
+	return decodeV2[v2GPUPoolCatalog](a, "a GPU catalog")
+}
+
+// message1 extracts the message of a v1 error answer.
+func message1(r *Result) string {
+	var e V1Error
+	if json.Unmarshal(r.Body, &e) != nil {
+		return http.StatusText(r.Status)
+	}
+	return e.Message
+}
+
+func poolWarning(pools []string) string { return fmt.Sprintf(warnPools, strings.Join(pools, ", ")) }
+
+func droppedTypesWarning(dropped []string) string {
+	return "gpuTypeIds: " + strings.Join(dropped, ", ") + " left out: the v2 GPU catalog lists no serverless pool for them"
+}
+
+// ---------------------------------------------------------------------------
+// Answers
+
+// endpointAnswers maps v2 endpoints to v1 ones and adds what needs other
+// calls: gpuTypeIds (the catalog, cat when already read), version, workers
+// and template. Failures of the optional parts leave the field out with a
+// warning; a failure of requested workers fails the request.
+type endpointAnswers struct {
+	ctx   context.Context
+	req   *Request
+	c     Caller
+	cat   *v2GPUPoolCatalog
+	notes *Result
+}
+
+func (ea *endpointAnswers) warn(s string) { ea.notes.Warnings = append(ea.notes.Warnings, s) }
+
+func (ea *endpointAnswers) build(eps []v2Endpoint, q *endpointQuery, versions bool) ([]v1Endpoint, *Result) {
+	out := make([]v1Endpoint, len(eps))
+	needCat := false
+	var lb []string
+	for i := range eps {
+		out[i] = v1EndpointFrom(&eps[i])
+		if eps[i].GPU != nil {
+			needCat = true
+		}
+		if eps[i].Type == "LOAD_BALANCER" {
+			lb = append(lb, eps[i].ID)
+		}
+	}
+	if len(lb) > 0 {
+		ea.warn("endpoint(s) " + strings.Join(lb, ", ") + " are v2 LOAD_BALANCER endpoints: they serve HTTP on their own URL and accept no queue jobs (/run); v1 cannot describe them")
+	}
+	if needCat && ea.cat == nil {
+		cat, r := readGPUPools(ea.ctx, ea.req, ea.c, "gpuTypeIds")
+		if r != nil {
+			ea.warn("gpuTypeIds omitted: " + message1(r))
+		}
+		ea.cat = cat
+	}
+	for i := range eps {
+		e := &eps[i]
+		if e.GPU != nil && ea.cat != nil {
+			out[i].GpuTypeIDs = ea.cat.eligible(e.GPU.Pools, e.GPU.ExcludedTypes)
+		}
+		if q != nil && q.includeTemplate {
+			out[i].Template = endpointTemplateView(e)
+		}
+	}
+	switch {
+	case q != nil && q.includeWorkers:
+		for i := range eps {
+			if r := ea.workers(&out[i]); r != nil {
+				return nil, r
+			}
+		}
+	case versions:
+		ea.versions(out)
+	}
+	return out, nil
+}
+
+// workers fills workers and version from GET /v2/serverless/{id}/workers.
+func (ea *endpointAnswers) workers(out *v1Endpoint) *Result {
+	if !ValidID(out.ID) {
+		return nil // v2 answered an endpoint without a usable id: nothing to ask about
+	}
+	a, err := ea.c.Call(ea.ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/serverless/%s/workers", out.ID)})
+	if err != nil {
+		return FromCallError(err)
+	}
+	if a.Status == http.StatusNotFound {
+		return nil // deleted meanwhile: nothing to add
+	}
+	if !a.OK() {
+		return FromV2Error(ea.req.Op, a)
+	}
+	list, r := decodeV2[v2EndpointWorkersAnswer](a, "a worker list")
+	if r != nil {
+		return r
+	}
+	ws := make([]podWorker, len(list.Workers))
+	for i := range list.Workers {
+		ws[i] = podWorker{list.Workers[i], out.ID}
+	}
+	out.Workers = filterWorkers(&podQuery{}, ws, true)
+	out.Version = list.EndpointVersion
+	return nil
+}
+
+// versions fills version from one GET /v2/serverless/{id}/releases per
+// endpoint, best effort: it stops at the first 429 and never fails.
+func (ea *endpointAnswers) versions(out []v1Endpoint) {
+	var failed []string
+	for i := range out {
+		if !ValidID(out[i].ID) {
+			continue // v2 answered an endpoint without a usable id: nothing to ask about
+		}
+		a, err := ea.c.Call(ea.ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/serverless/%s/releases", out[i].ID)})
+		switch {
+		case err != nil:
+			failed = append(failed, out[i].ID+" ("+err.Error()+")")
+			continue
+		case a.Status == http.StatusTooManyRequests:
+			ea.warn("version omitted: the v2 rate limit was reached while reading the releases")
+			return
+		case a.Status == http.StatusNotFound:
+			continue
+		case !a.OK():
+			failed = append(failed, out[i].ID+" ("+ProblemMessage(a.Body, a.Status)+")")
+			continue
+		}
+		v, r := decodeV2[v2VersionAnswer](a, "a release list")
+		if r != nil {
+			failed = append(failed, out[i].ID+" (unreadable answer)")
+			continue
+		}
+		out[i].Version = v.EndpointVersion
+	}
+	if len(failed) > 0 {
+		ea.warn("version omitted: the releases of " + strings.Join(failed, ", ") + " could not be read")
+	}
+}
+
+// oneEndpointAnswer is the v1 answer for one v2 endpoint (create, get,
+// update), with version.
+func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID string) *Result {
+	out, r := ea.build([]v2Endpoint{*e}, q, true)
+	if r != nil {
+		return withNotes(r, ea.notes)
+	}
+	if templateID != "" {
+		out[0].TemplateID = templateID
+	}
+	return withNotes(JSON(http.StatusOK, &out[0]), ea.notes)
+}
+
+// ---------------------------------------------------------------------------
+// #13 POST /endpoints
+
+func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
+	in, msg := parseEndpointCreate(req.Body)
+	if in == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes := &Result{}
+	if len(in.unknownKeys) > 0 {
+		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
+	}
+	body, warns := in.body()
+	notes.Warnings = append(notes.Warnings, warns...)
+
+	if in.name != nil {
+		body.Name = *in.name
+	} else {
+		// v2 requires a name: the template's, as the v1 console did.
+		a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", in.templateID)})
+		if err != nil {
+			return withNotes(FromCallError(err), notes)
+		}
+		if a.Status == http.StatusNotFound {
+			return withNotes(Fail(http.StatusBadRequest, fmt.Sprintf("templateId: template %q not found", in.templateID)), notes)
+		}
+		if !a.OK() {
+			return withNotes(FromV2Error(req.Op, a), notes)
+		}
+		tpl, r := decodeV2[v2TemplateForPod](a, "a template")
+		if r != nil {
+			return withNotes(r, notes)
+		}
+		if !tpl.Serverless {
+			return withNotes(Fail(http.StatusBadRequest, fmt.Sprintf("templateId: template %q is a pod template (isServerless false); an endpoint needs a serverless template", in.templateID)), notes)
+		}
+		body.Name = tpl.Name
+		if body.Name == "" {
+			body.Name = in.templateID
+		}
+	}
+
+	var cat *v2GPUPoolCatalog
+	if !in.cpu {
+		var r *Result
+		if cat, r = readGPUPools(ctx, req, c, "gpuTypeIds"); r != nil {
+			return withNotes(r, notes)
+		}
+		pools, excluded, dropped := cat.poolSelection(in.gpuTypeIDs)
+		if len(pools) == 0 {
+			return withNotes(Fail(http.StatusBadRequest, "gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
+		}
+		if len(dropped) > 0 {
+			notes.Warnings = append(notes.Warnings, droppedTypesWarning(dropped))
+		}
+		body.GPU.Pools, body.GPU.ExcludedTypes = pools, &excluded
+		notes.Warnings = append(notes.Warnings, poolWarning(pools))
+	}
+
+	start := podNow(req)
+	a, err := podCall(ctx, c, http.MethodPost, "/v2/serverless", nil, body)
+	var ep *v2Endpoint
+	switch {
+	case err != nil:
+		var ue interface{ Unavailable() bool }
+		if errors.As(err, &ue) && ue.Unavailable() {
+			return withNotes(FromCallError(err), notes) // never sent
+		}
+		ep, err = findLostEndpoint(ctx, c, body.Name, start, notes, err, nil)
+	case a.Status >= 500:
+		ep, err = findLostEndpoint(ctx, c, body.Name, start, notes, nil, a)
+	case !a.OK():
+		return withNotes(FromV2Error(req.Op, a), notes)
+	default:
+		var r *Result
+		if ep, r = decodeV2[v2Endpoint](a, "an endpoint"); r != nil {
+			// Created, but unreadable: find it rather than report a failure.
+			ep, err = findLostEndpoint(ctx, c, body.Name, start, notes, nil, a)
+		}
+	}
+	if err != nil {
+		var le *lostEndpointError
+		if errors.As(err, &le) {
+			return withNotes(Fail(le.status, le.msg), notes)
+		}
+		return withNotes(FromCallError(err), notes)
+	}
+	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes}
+	// v2 keeps no link to the template: echo the request's templateId.
+	return ea.one(ep, nil, in.templateID)
+}
+
+type lostEndpointError struct {
+	status int
+	msg    string
+}
+
+func (e *lostEndpointError) Error() string { return e.msg }
+
+// findLostEndpoint handles a create that got no usable answer: the endpoint
+// may exist. It looks for one endpoint with the name created since the
+// request started, and never creates again (P3).
+func findLostEndpoint(ctx context.Context, c Caller, name string, start time.Time, notes *Result, callErr error, a *V2Answer) (*v2Endpoint, error) {
+	status := http.StatusBadGateway
+	reason := ""
+	switch {
+	case callErr != nil && errors.Is(callErr, context.DeadlineExceeded):
+		status, reason = http.StatusGatewayTimeout, "the create timed out"
+	case callErr != nil:
+		reason = "the create got no answer (" + callErr.Error() + ")"
+	case a.OK():
+		reason = "the create answered " + strconv.Itoa(a.Status) + " with an unreadable endpoint"
+	default:
+		reason = "the create answered " + strconv.Itoa(a.Status) + " (" + ProblemMessage(a.Body, a.Status) + ")"
+	}
+	if dl, ok := ctx.Deadline(); ctx.Err() != nil || (ok && time.Until(dl) < LostReplyGrace) {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), LostReplyGrace)
+		defer cancel()
+	}
+	advice := fmt.Sprintf("; the gateway did not retry, to avoid a duplicate endpoint: check GET /v1/endpoints for %q before creating it again", name)
+	la, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/serverless"})
+	if err != nil || !la.OK() {
+		return nil, &lostEndpointError{status, reason + ": endpoint " + strconv.Quote(name) + " may or may not have been created, and looking for it failed" + advice}
+	}
+	list, r := decodeV2[v2EndpointList](la, "an endpoint list")
+	if r != nil {
+		return nil, &lostEndpointError{status, reason + ": endpoint " + strconv.Quote(name) + " may or may not have been created, and the endpoint list could not be read" + advice}
+	}
+	var found []*v2Endpoint
+	for i := range list.Endpoints {
+		e := &list.Endpoints[i]
+		if e.Name != name {
+			continue
+		}
+		if t, err := time.Parse(time.RFC3339, e.CreatedAt); err != nil || t.Before(start.Add(-createClockSkew)) {
+			continue
+		}
+		found = append(found, e)
+	}
+	if len(found) != 1 {
+		what := "it is not listed yet"
+		if len(found) > 1 {
+			what = fmt.Sprintf("%d endpoints with that name appeared meanwhile and the gateway cannot tell which one is this request's", len(found))
+		}
+		return nil, &lostEndpointError{status, reason + ": endpoint " + strconv.Quote(name) + " may or may not have been created; " + what + advice}
+	}
+	notes.Warnings = append(notes.Warnings, fmt.Sprintf("the v2 reply to the create was lost (%s); endpoint %s was found and is returned", reason, found[0].ID))
+	return found[0], nil
+}
+
+// ---------------------------------------------------------------------------
+// #14 GET /endpoints
+
+func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
+	q, msg := parseEndpointQuery(req.Query)
+	if msg != "" {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/serverless"})
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		return FromV2Error(req.Op, a)
+	}
+	list, r := decodeV2[v2EndpointList](a, "an endpoint list")
+	if r != nil {
+		return r
+	}
+	n := len(list.Endpoints)
+	if q.includeWorkers && n > maxWorkerEndpoints {
+		return Fail(http.StatusBadRequest, fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): use GET /v1/endpoints/{endpointId}?includeWorkers=true",
+			n, n+1, maxWorkerEndpoints))
+	}
+	// Bounds on the extra v2 calls (MAPPING H11), which use the caller's v2
+	// rate limit: version would cost one GET .../releases per endpoint on
+	// every list, so a list has it only with includeWorkers (the workers
+	// answer carries it); GET /endpoints/{endpointId} always has it.
+	ea := &endpointAnswers{ctx: ctx, req: req, c: c, notes: &Result{}}
+	out, r := ea.build(list.Endpoints, q, false)
+	if r != nil {
+		return withNotes(r, ea.notes)
+	}
+	return withNotes(JSON(http.StatusOK, out), ea.notes)
+}
+
+// ---------------------------------------------------------------------------
+// #15 GET /endpoints/{endpointId}
+
+func getEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := endpointID(req)
+	if r != nil {
+		return r
+	}
+	q, msg := parseEndpointQuery(req.Query)
+	if msg != "" {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	ep, r := getV2Endpoint(ctx, req, c, id)
+	if r != nil {
+		return r
+	}
+	ea := &endpointAnswers{ctx: ctx, req: req, c: c, notes: &Result{}}
+	return ea.one(ep, q, "")
+}
+
+func getV2Endpoint(ctx context.Context, req *Request, c Caller, id string) (*v2Endpoint, *Result) {
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/serverless/%s", id)})
+	if err != nil {
+		return nil, FromCallError(err)
+	}
+	if !a.OK() {
+		return nil, FromV2Error(req.Op, a)
+	}
+	return decodeV2[v2Endpoint](a, "an endpoint")
+}
+
+// ---------------------------------------------------------------------------
+// #16 / #18 PATCH /endpoints/{endpointId}, POST /endpoints/{endpointId}/update
+
+func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := endpointID(req)
+	if r != nil {
+		return r
+	}
+	u, msg := parseEndpointUpdate(req.Body)
+	if u == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes := &Result{}
+	if len(u.unknownKeys) > 0 {
+		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
+	}
+	var cur *v2Endpoint
+	if u.needsCurrent() {
+		if cur, r = getV2Endpoint(ctx, req, c, id); r != nil {
+			return withNotes(r, notes)
+		}
+	}
+	var cat *v2GPUPoolCatalog
+	if u.gpuTypeSent && cur != nil && cur.GPU != nil && len(u.gpuTypeIDs) > 0 {
+		if cat, r = readGPUPools(ctx, req, c, "gpuTypeIds"); r != nil {
+			return withNotes(r, notes)
+		}
+	}
+	body, msg := u.build(cur, cat, notes)
+	if msg != "" {
+		return withNotes(Fail(http.StatusBadRequest, msg), notes)
+	}
+	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes}
+	if body.empty() {
+		// Nothing v2 can change: the endpoint as it is, without a PATCH
+		// (a PATCH would still make a release).
+		if cur == nil {
+			if cur, r = getV2Endpoint(ctx, req, c, id); r != nil {
+				return withNotes(r, notes)
+			}
+		}
+		return ea.one(cur, nil, "")
+	}
+	a, err := podCall(ctx, c, http.MethodPatch, V2Path("/v2/serverless/%s", id), nil, body)
+	if err != nil {
+		return withNotes(FromCallError(err), notes)
+	}
+	if !a.OK() {
+		return withNotes(FromV2Error(req.Op, a), notes)
+	}
+	ep, r := decodeV2[v2Endpoint](a, "an endpoint")
+	if r != nil {
+		// Applied (P4): say so rather than report a failure.
+		res := JSON(http.StatusOK, struct {
+			ID string `json:"id"`
+		}{id})
+		res.Warnings = []string{"the update was applied but v2's answer could not be read"}
+		return withNotes(res, notes)
+	}
+	return ea.one(ep, nil, u.templateID)
+}
+
+func (b *v2UpdateEndpointBody) empty() bool {
+	return b.Name == nil && b.TemplateID == "" && b.Scaling == nil && b.GPU == nil && b.CPU == nil &&
+		b.Workers == nil && b.DataCenterIDs == nil && b.NetworkVolumes == nil && b.Timeout == nil && b.Flashboot == ""
+}
+
+// build turns the update into a v2 PATCH body, using the current endpoint
+// (when needsCurrent) and the GPU catalog (when gpuTypeIds is sent to a GPU
+// endpoint). It returns the v1 error message of a 400 instead when v2
+// cannot do what was asked.
+func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, string) {
+	var body v2UpdateEndpointBody
+	warn := func(s string) { notes.Warnings = append(notes.Warnings, s) }
+	body.Name = u.name
+	if u.templateID != "" {
+		body.TemplateID = u.templateID
+		warn(warnTemplateSnapshot)
+	}
+
+	// Scaling: whichever half is missing comes from the current endpoint.
+	scalerType := u.scalerType
+	switch {
+	case u.scalerType != "" && u.scalerValue != nil:
+		body.Scaling = scalingOf(u.scalerType, *u.scalerValue)
+	case u.scalerType != "":
+		if cur.Scaling.Type == u.scalerType {
+			// Unchanged type: keep the current value as it is.
+			body.Scaling = &v2Scaling{Type: cur.Scaling.Type, QueueDelay: cur.Scaling.QueueDelay, RequestCount: cur.Scaling.RequestCount}
+			if (body.Scaling.Type == "QUEUE_DELAY" && body.Scaling.QueueDelay == nil) || (body.Scaling.Type == "REQUEST_COUNT" && body.Scaling.RequestCount == nil) {
+				body.Scaling = scalingOf(u.scalerType, v1DefaultScalerValue)
+			}
+			body.Scaling.RequestCount = nilUnless(body.Scaling.Type == "REQUEST_COUNT", body.Scaling.RequestCount)
+			body.Scaling.QueueDelay = nilUnless(body.Scaling.Type == "QUEUE_DELAY", body.Scaling.QueueDelay)
+		} else {
+			// A new type's value has other units: v1's default.
+			body.Scaling = scalingOf(u.scalerType, v1DefaultScalerValue)
+		}
+	case u.scalerValue != nil:
+		scalerType = cur.Scaling.Type
+		if scalerType != "REQUEST_COUNT" {
+			scalerType = "QUEUE_DELAY"
+		}
+		body.Scaling = scalingOf(scalerType, *u.scalerValue)
+	}
+	if scalerType == "" && cur != nil {
+		scalerType = cur.Scaling.Type
+	}
+
+	w := &v2EndpointWorkersBody{Min: u.workersMin, Max: u.workersMax}
+	if u.idleTimeout != nil {
+		if cur.Type != "LOAD_BALANCER" && scalerType == "REQUEST_COUNT" {
+			warn("idleTimeout was not applied: v2 has no idle timeout for queue endpoints that scale on REQUEST_COUNT")
+		} else {
+			w.IdleTimeout = u.idleTimeout
+		}
+	}
+	if !w.empty() {
+		body.Workers = w
+	}
+	body.Timeout = u.timeout
+	if u.flashboot != nil {
+		switch {
+		case !*u.flashboot:
+			body.Flashboot = "OFF"
+		case cur.Flashboot == "PRIORITY_FLASHBOOT":
+			// Already on, with priority capacity: FLASHBOOT would downgrade it.
+		default:
+			body.Flashboot = "FLASHBOOT"
+		}
+	}
+	body.DataCenterIDs = u.dcs
+	body.NetworkVolumes = u.volumes
+
+	if u.gpuFields() {
+		if cur.GPU == nil {
+			warn("ignored " + strings.Join(u.sentGPUFields(), ", ") + ": the endpoint is a CPU endpoint (v1 ignored GPU fields on CPU endpoints; v2 cannot change the compute family)")
+		} else if msg := u.buildGPU(&body, cur, cat, warn); msg != "" {
+			return body, msg
+		}
+	}
+	if u.cpuFields() {
+		if cur.GPU != nil {
+			warn("ignored " + strings.Join(u.sentCPUFields(), ", ") + ": the endpoint is a GPU endpoint (v1 ignored CPU fields on GPU endpoints; v2 cannot change the compute family)")
+		} else if msg := u.buildCPU(&body, cur); msg != "" {
+			return body, msg
+		}
+	}
+	return body, ""
+}
+
+func nilUnless[T any](cond bool, p *T) *T {
+	if cond {
+		return p
+	}
+	return nil
+}
+
+func (u *endpointUpdate) sentGPUFields() []string {
+	var f []string
+	if u.allowedSent() {
+		f = append(f, "allowedCudaVersions")
+	}
+	if u.gpuCount != nil {
+		f = append(f, "gpuCount")
+	}
+	if u.gpuTypeSent {
+		f = append(f, "gpuTypeIds")
+	}
+	if u.minCuda != "" {
+		f = append(f, "minCudaVersion")
+	}
+	return f
+}
+
+func (u *endpointUpdate) allowedSent() bool { return u.cudaAllowed != nil }
+
+func (u *endpointUpdate) sentCPUFields() []string {
+	var f []string
+	if u.cpuSent {
+		f = append(f, "cpuFlavorIds")
+	}
+	if u.vcpu != nil {
+		f = append(f, "vcpuCount")
+	}
+	return f
+}
+
+func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, cat *v2GPUPoolCatalog, warn func(string)) string {
+	g := &v2EndpointGPUBody{Count: u.gpuCount}
+	if u.gpuTypeSent {
+		if len(u.gpuTypeIDs) == 0 {
+			return "gpuTypeIds: must not be empty: a v2 GPU endpoint needs at least one pool"
+		}
+		pools, excluded, dropped := cat.poolSelection(u.gpuTypeIDs)
+		if len(pools) == 0 {
+			return "gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"
+		}
+		if len(dropped) > 0 {
+			warn(droppedTypesWarning(dropped))
+		}
+		// Both, always: pools without excludedTypes would clear them.
+		g.Pools, g.ExcludedTypes = pools, &excluded
+		warn(poolWarning(pools))
+	}
+	allowed, floor, msg := cudaConstraint(u.cudaAllowed, u.minCuda)
+	if msg != "" {
+		return msg
+	}
+	curFloor := cur.GPU.MinCudaVersion != nil && *cur.GPU.MinCudaVersion != ""
+	if allowed != nil {
+		g.AllowedCudaVersions = allowed
+		if len(*allowed) > 0 && floor == "" && (curFloor || u.minCuda != "") {
+			// v2: "setting one does not clear the other": the last write wins.
+			g.MinCudaVersion = ptrTo("")
+		}
+	}
+	if floor != "" {
+		g.MinCudaVersion = ptrTo(floor)
+		if allowed == nil && len(cur.GPU.AllowedCudaVersions) > 0 {
+			g.AllowedCudaVersions = &[]string{}
+		}
+	}
+	if g.Count == nil {
+		// UpdateEndpointGpuConfig.count carries a schema default of 1:
+		// restate the current count so that it cannot be reset.
+		g.Count = ptrTo(cur.GPU.Count)
+	}
+	body.GPU = g
+	return ""
+}
+
+func (u *endpointUpdate) buildCPU(body *v2UpdateEndpointBody, cur *v2Endpoint) string {
+	flavors := u.cpuFlavors
+	if !u.cpuSent {
+		for _, c := range cur.CPU {
+			if !containsString(flavors, c.ID) {
+				flavors = append(flavors, c.ID)
+			}
+		}
+	}
+	if len(flavors) == 0 {
+		return "cpuFlavorIds: must not be empty: a v2 CPU endpoint needs at least one CPU configuration"
+	}
+	// cpu replaces the whole selection: the half the client left out comes
+	// from the current one.
+	var cfg []v2CreateCPU
+	for _, id := range flavors {
+		vcpu := v1DefaultVCPUCount
+		switch {
+		case u.vcpu != nil:
+			vcpu = *u.vcpu
+		default:
+			found := false
+			for _, c := range cur.CPU {
+				if c.ID == id {
+					vcpu, found = c.VcpuCount, true
+					break
+				}
+			}
+			if !found && len(cur.CPU) > 0 {
+				vcpu = cur.CPU[0].VcpuCount
+			}
+		}
+		item := v2CreateCPU{ID: id, VcpuCount: vcpu}
+		if !containsCPU(cfg, item) {
+			cfg = append(cfg, item)
+		}
+	}
+	body.CPU = cfg
+	return ""
+}
+
+func containsCPU(list []v2CreateCPU, c v2CreateCPU) bool {
+	for _, x := range list {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// #17 DELETE /endpoints/{endpointId}
+
+func deleteEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := endpointID(req)
+	if r != nil {
+		return r
+	}
+	a, err := c.Call(ctx, V2Call{Method: http.MethodDelete, Path: V2Path("/v2/serverless/%s", id)})
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		return FromV2Error(req.Op, a)
+	}
+	// H4: v2 deletes the bound template too; v2 does not say which one, and
+	// the endpoint carries no templateId, so the gateway cannot protect it.
+	return &Result{Status: http.StatusNoContent, Warnings: []string{warnDeleteTemplate}}
+}

@@ -1,28 +1,305 @@
 package translate
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+)
 
-// createNetworkVolumePlan is not translated yet: it answers 501.
-func createNetworkVolumePlan(_ context.Context, req *Request, _ Caller) *Result {
-	return notTranslated(req)
+// The six v1 network volume operations (MAPPING.md §3 #25–#30) →
+// /v2/network-volumes. R-NetworkVolume: id, name, size, dataCenterId ←
+// dataCenter; the v2 storage tier (type) has no v1 field and is dropped.
+
+// Size bounds. v1 documented 0..4000 GB, v2 accepts 10..4096 GB: the
+// gateway checks v2's bounds before any call, so that a v1 client gets a 400
+// naming size instead of a v2 422. 1–9 GB is never rounded up (the volume is
+// billed by size); 4001–4096 GB, which v1 refused, is passed on (the client
+// asked for exactly that amount and v2 can provide it).
+const (
+	v2VolumeMinSize = 10
+	v2VolumeMaxSize = 4096
+)
+
+// Field sets of the v1 bodies; a key outside them is ignored with a warning.
+var (
+	volumeCreateFields = setOf("name", "size", "dataCenterId")
+	volumeUpdateFields = setOf("name", "size")
+)
+
+// v1NetworkVolume is the v1 NetworkVolume (R-NetworkVolume).
+type v1NetworkVolume struct {
+	ID           string `json:"id" doc:"Passed through unchanged from v2."`
+	Name         string `json:"name"`
+	Size         int    `json:"size" doc:"GB."`
+	DataCenterID string `json:"dataCenterId" doc:"v2 dataCenter."`
 }
 
-// listNetworkVolumesPlan is not translated yet: it answers 501.
-func listNetworkVolumesPlan(_ context.Context, req *Request, _ Caller) *Result {
-	return notTranslated(req)
+func v1VolumeFrom(v *v2NetworkVolume) v1NetworkVolume {
+	return v1NetworkVolume{ID: v.ID, Name: v.Name, Size: v.Size, DataCenterID: v.DataCenter}
 }
 
-// getNetworkVolumePlan is not translated yet: it answers 501.
-func getNetworkVolumePlan(_ context.Context, req *Request, _ Caller) *Result {
-	return notTranslated(req)
+// v2CreateVolumeBody is v2 CreateNetworkVolumeRequest (additionalProperties:
+// false). type is never sent: v1 had no tier, and v2 then uses the data
+// center's default tier.
+type v2CreateVolumeBody struct {
+	Name       string `json:"name"`
+	Size       int    `json:"size"`
+	DataCenter string `json:"dataCenter"`
 }
 
-// updateNetworkVolumePlan is not translated yet: it answers 501.
-func updateNetworkVolumePlan(_ context.Context, req *Request, _ Caller) *Result {
-	return notTranslated(req)
+// v2UpdateVolumeBody is v2 UpdateNetworkVolumeRequest (additionalProperties:
+// false, minProperties: 1).
+type v2UpdateVolumeBody struct {
+	Name *string `json:"name,omitempty"`
+	Size *int    `json:"size,omitempty"`
 }
 
-// deleteNetworkVolumePlan is not translated yet: it answers 501.
-func deleteNetworkVolumePlan(_ context.Context, req *Request, _ Caller) *Result {
-	return notTranslated(req)
+// resourceID returns the v1 path parameter param, or the 404 for an id the
+// gateway does not forward (P9): one that ValidID refuses, one containing a
+// slash (no v2 id does, and a server that decodes %2F would route it
+// elsewhere), or one of the reserved words, which name another v2 route
+// under the same collection (compared case-insensitively).
+func resourceID(req *Request, param string, reserved ...string) (string, *Result) {
+	id := req.Params[param]
+	if !ValidID(id) || strings.ContainsAny(id, `/\`) {
+		return "", Fail(http.StatusNotFound, fmt.Sprintf("invalid %s %q", param, id))
+	}
+	for _, r := range reserved {
+		if strings.EqualFold(id, r) {
+			return "", Fail(http.StatusNotFound, fmt.Sprintf("%s %q not found (the id %q is reserved by the v2 API and never forwarded)", param, id, id))
+		}
+	}
+	return id, nil
+}
+
+// checkVolumeSize adds the problem of a v1 size to b, if any.
+func checkVolumeSize(b *bodyFields, size int) {
+	switch {
+	case size < 0:
+		b.fail("size", "must not be negative, got %d", size)
+	case size < v2VolumeMinSize:
+		b.fail("size", "v2 network volumes are at least %d GB; %d GB would have to be rounded up, which the gateway does not do (the volume is billed by size)", v2VolumeMinSize, size)
+	case size > v2VolumeMaxSize:
+		b.fail("size", "v2 network volumes are at most %d GB, got %d", v2VolumeMaxSize, size)
+	}
+}
+
+// nonEmptyString reads a string field that must not be empty (v2 minLength 1).
+func (b *bodyFields) nonEmptyString(field string) (string, bool) {
+	s, ok := b.str(field)
+	if !ok {
+		return "", false
+	}
+	if s == "" {
+		b.fail(field, "must not be empty")
+		return "", false
+	}
+	return s, true
+}
+
+// require records a missing required field (absent or null).
+func (b *bodyFields) require(fields ...string) {
+	for _, f := range fields {
+		if _, ok := b.raw(f); !ok && !hasFieldError(b.errs, f) {
+			b.fail(f, "is required")
+		}
+	}
+}
+
+// volumeCreate is a validated v1 NetworkVolumeCreateInput.
+type volumeCreate struct {
+	body        v2CreateVolumeBody
+	unknownKeys []string
+}
+
+// parseVolumeCreate validates a v1 NetworkVolumeCreateInput (required: name,
+// size, dataCenterId).
+func parseVolumeCreate(body []byte) (*volumeCreate, string) {
+	b, msg := parseBodyObject(body, "NetworkVolumeCreateInput")
+	if b == nil {
+		return nil, msg
+	}
+	in := &volumeCreate{unknownKeys: b.unknown(volumeCreateFields)}
+	in.body.Name, _ = b.nonEmptyString("name")
+	if s, ok := b.integer("size"); ok {
+		checkVolumeSize(b, s)
+		in.body.Size = s
+	}
+	in.body.DataCenter, _ = b.nonEmptyString("dataCenterId")
+	b.require("name", "size", "dataCenterId")
+	if len(b.errs) > 0 {
+		return nil, "invalid NetworkVolumeCreateInput: " + strings.Join(b.errs, "; ")
+	}
+	return in, ""
+}
+
+// volumeUpdate is a validated v1 NetworkVolumeUpdateInput.
+type volumeUpdate struct {
+	body        v2UpdateVolumeBody
+	unknownKeys []string
+}
+
+// parseVolumeUpdate validates a v1 NetworkVolumeUpdateInput. Absent and null
+// fields are not changed; no v1 default is applied.
+func parseVolumeUpdate(body []byte) (*volumeUpdate, string) {
+	b, msg := parseBodyObject(body, "NetworkVolumeUpdateInput")
+	if b == nil {
+		return nil, msg
+	}
+	u := &volumeUpdate{unknownKeys: b.unknown(volumeUpdateFields)}
+	if s, ok := b.nonEmptyString("name"); ok {
+		u.body.Name = &s
+	}
+	if s, ok := b.integer("size"); ok {
+		checkVolumeSize(b, s)
+		u.body.Size = &s
+	}
+	if len(b.errs) > 0 {
+		return nil, "invalid NetworkVolumeUpdateInput: " + strings.Join(b.errs, "; ")
+	}
+	return u, ""
+}
+
+// volumeAnswer decodes a v2 NetworkVolume answer into the v1 answer.
+func volumeAnswer(a *V2Answer) *Result {
+	v, r := decodeV2[v2NetworkVolume](a, "a network volume")
+	if r != nil {
+		return r
+	}
+	return JSON(http.StatusOK, v1VolumeFrom(v))
+}
+
+// callV2 makes one v2 call and returns its answer, or the v1 answer when
+// the call failed (no answer, or a v2 error).
+func callV2(ctx context.Context, req *Request, c Caller, method, path string, v any) (*V2Answer, *Result) {
+	a, err := podCall(ctx, c, method, path, nil, v)
+	if err != nil {
+		return nil, FromCallError(err)
+	}
+	if !a.OK() {
+		return nil, FromV2Error(req.Op, a)
+	}
+	return a, nil
+}
+
+// ---------------------------------------------------------------------------
+// #25 POST /networkvolumes
+
+func createNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Result {
+	in, msg := parseVolumeCreate(req.Body)
+	if in == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes := &Result{}
+	if len(in.unknownKeys) > 0 {
+		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("NetworkVolumeCreateInput", in.unknownKeys))
+	}
+	a, r := callV2(ctx, req, c, http.MethodPost, "/v2/network-volumes", in.body)
+	if r != nil {
+		return withNotes(r, notes)
+	}
+	return withNotes(volumeAnswer(a), notes)
+}
+
+// ---------------------------------------------------------------------------
+// #26 GET /networkvolumes
+
+func listNetworkVolumesPlan(ctx context.Context, req *Request, c Caller) *Result {
+	a, r := callV2(ctx, req, c, http.MethodGet, "/v2/network-volumes", nil)
+	if r != nil {
+		return r
+	}
+	list, r := decodeV2[v2NetworkVolumeList](a, "a network volume list")
+	if r != nil {
+		return r
+	}
+	out := make([]v1NetworkVolume, len(list.NetworkVolumes))
+	for i := range list.NetworkVolumes {
+		out[i] = v1VolumeFrom(&list.NetworkVolumes[i])
+	}
+	return JSON(http.StatusOK, out)
+}
+
+// ---------------------------------------------------------------------------
+// #27 GET /networkvolumes/{networkVolumeId}
+
+func getNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := resourceID(req, "networkVolumeId")
+	if r != nil {
+		return r
+	}
+	a, r := callV2(ctx, req, c, http.MethodGet, V2Path("/v2/network-volumes/%s", id), nil)
+	if r != nil {
+		return r
+	}
+	return volumeAnswer(a)
+}
+
+// ---------------------------------------------------------------------------
+// #28 / #30 PATCH /networkvolumes/{networkVolumeId}, POST .../update
+
+// updateNetworkVolumePlan translates a v1 update. When size is sent the
+// volume is read first: a decrease is refused with a message naming the
+// current size before anything changes, and a size equal to the current one
+// is left out of the PATCH (v1 demanded a larger size, v2 accepts an equal one
+// as a no-op). When nothing is left to change (an empty v1 body is valid in
+// v1, while v2 rejects an empty PATCH), the current volume is answered
+// without a PATCH.
+func updateNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := resourceID(req, "networkVolumeId")
+	if r != nil {
+		return r
+	}
+	u, msg := parseVolumeUpdate(req.Body)
+	if u == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes := &Result{}
+	if len(u.unknownKeys) > 0 {
+		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("NetworkVolumeUpdateInput", u.unknownKeys))
+	}
+	path := V2Path("/v2/network-volumes/%s", id)
+	var cur *V2Answer
+	if u.body.Size != nil || u.body.Name == nil {
+		a, r := callV2(ctx, req, c, http.MethodGet, path, nil)
+		if r != nil {
+			return withNotes(r, notes)
+		}
+		cur = a
+		if u.body.Size != nil {
+			v, r := decodeV2[v2NetworkVolume](a, "a network volume")
+			if r != nil {
+				return withNotes(r, notes)
+			}
+			switch size := *u.body.Size; {
+			case size < v.Size:
+				return withNotes(Fail(http.StatusBadRequest, fmt.Sprintf("size: network volume %q is %d GB; it cannot be shrunk to %d GB (network volume storage can only grow)", id, v.Size, size)), notes)
+			case size == v.Size:
+				u.body.Size = nil // nothing to change
+			}
+		}
+	}
+	if u.body.Size == nil && u.body.Name == nil {
+		return withNotes(volumeAnswer(cur), notes)
+	}
+	a, r := callV2(ctx, req, c, http.MethodPatch, path, u.body)
+	if r != nil {
+		return withNotes(r, notes)
+	}
+	return withNotes(volumeAnswer(a), notes)
+}
+
+// ---------------------------------------------------------------------------
+// #29 DELETE /networkvolumes/{networkVolumeId}
+
+func deleteNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := resourceID(req, "networkVolumeId")
+	if r != nil {
+		return r
+	}
+	if _, r := callV2(ctx, req, c, http.MethodDelete, V2Path("/v2/network-volumes/%s", id), nil); r != nil {
+		return r
+	}
+	return &Result{Status: http.StatusNoContent}
 }

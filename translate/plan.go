@@ -147,9 +147,3 @@ func JSON(status int, v any) *Result {
 	}
 	return &Result{Status: status, Body: b}
 }
-
-// notTranslated answers an operation whose plan is not written yet: 501,
-// loudly, so that a client never mistakes it for success.
-func notTranslated(req *Request) *Result {
-	return Fail(http.StatusNotImplemented, req.Op.Name+" ("+req.Op.Method+" /v1"+req.Op.Path+") is not implemented yet by this gateway")
-}

@@ -1,18 +1,270 @@
 package translate
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
 
-// createTemplatePlan is not translated yet: it answers 501.
-func createTemplatePlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+// The six v1 template operations (MAPPING.md §3 #19–#24) against
+// /v2/templates. Bodies are read in templatebody.go; R-Template is in
+// templatemodel.go.
 
-// listTemplatesPlan is not translated yet: it answers 501.
-func listTemplatesPlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+const (
+	// catalogTemplateCap is the most templates one GET /v2/catalog/templates
+	// returns ("Pagination is not yet supported").
+	catalogTemplateCap = 100
 
-// getTemplatePlan is not translated yet: it answers 501.
-func getTemplatePlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+	warnTemplateRollout = "template edits no longer roll out to serverless endpoints: v2 endpoints keep the settings the template had when they were created " +
+		"(update each endpoint with PATCH /v1/endpoints/{endpointId} {\"templateId\": ...} to apply them)"
+)
 
-// updateTemplatePlan is not translated yet: it answers 501.
-func updateTemplatePlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+// templateID returns the v1 templateId path parameter, or the 404 for an id
+// that cannot be forwarded (P9).
+func templateID(req *Request) (string, *Result) {
+	id := req.Params["templateId"]
+	if !ValidID(id) {
+		return "", Fail(http.StatusNotFound, fmt.Sprintf("invalid templateId %q", id))
+	}
+	return id, nil
+}
 
-// deleteTemplatePlan is not translated yet: it answers 501.
-func deleteTemplatePlan(_ context.Context, req *Request, _ Caller) *Result { return notTranslated(req) }
+// templateQuery is the v1 query of GET /templates and GET /templates/{id}.
+type templateQuery struct {
+	endpointBound, public, runpod bool
+}
+
+func parseTemplateQuery(v url.Values) (*templateQuery, string) {
+	var errs []string
+	q := &templateQuery{
+		endpointBound: queryBool(v, "includeEndpointBoundTemplates", &errs),
+		public:        queryBool(v, "includePublicTemplates", &errs),
+		runpod:        queryBool(v, "includeRunpodTemplates", &errs),
+	}
+	if len(errs) > 0 {
+		return nil, strings.Join(errs, "; ")
+	}
+	return q, ""
+}
+
+func templateAnswer(status int, t *v2TemplateForPod) *Result {
+	out := v1TemplateFrom(t)
+	return JSON(status, &out)
+}
+
+// templateNotes gathers the warnings and the P1 decision shared by create
+// and update: nil Result when the request may go on.
+func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Result) {
+	notes := &Result{}
+	if len(in.untrans) > 0 {
+		if !req.Options.Lenient {
+			return nil, Fail(http.StatusBadRequest, untranslatableTemplateMessage(in.untrans))
+		}
+		notes.Dropped = untranslatableFields(in.untrans)
+	}
+	if len(in.unknownKeys) > 0 {
+		notes.Warnings = append(notes.Warnings, unknownFieldsWarning(schema, in.unknownKeys))
+	}
+	if in.readme {
+		notes.Warnings = append(notes.Warnings, warnReadme)
+	}
+	return notes, nil
+}
+
+// ---------------------------------------------------------------------------
+// #19 POST /templates
+
+func createTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
+	in, msg := parseTemplateCreate(req.Body)
+	if in == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes, r := templateNotes(req, &in.templateInput, "TemplateCreateInput")
+	if r != nil {
+		return r
+	}
+	a, err := podCall(ctx, c, http.MethodPost, "/v2/templates", nil, in.body)
+	if err != nil {
+		r := FromCallError(err)
+		r.Body = EncodeV1Error(message1(r) + fmt.Sprintf("; the template may or may not have been created: check GET /v1/templates for %q before creating it again", in.body.Name))
+		return withNotes(r, notes)
+	}
+	if !a.OK() {
+		return withNotes(FromV2Error(req.Op, a), notes)
+	}
+	t, r := decodeV2[v2TemplateForPod](a, "a template")
+	if r != nil {
+		return withNotes(r, notes)
+	}
+	return withNotes(templateAnswer(http.StatusOK, t), notes)
+}
+
+// ---------------------------------------------------------------------------
+// #20 GET /templates
+
+func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
+	q, msg := parseTemplateQuery(req.Query)
+	if msg != "" {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes := &Result{}
+	// includeEndpointBoundTemplates cannot be applied: v2 has no "bound"
+	// flag and no endpoint → template link. Every owned template is listed.
+	type slice struct {
+		source string // "" for the owned templates
+		runpod bool
+	}
+	slices := []slice{{}}
+	if q.runpod {
+		slices = append(slices, slice{"official", true})
+	}
+	if q.public {
+		slices = append(slices, slice{"verified", false}, slice{"community", false})
+	}
+	var out []v1Template
+	seen := map[string]bool{}
+	for _, s := range slices {
+		call := V2Call{Method: http.MethodGet, Path: "/v2/templates"}
+		if s.source != "" {
+			call = V2Call{Method: http.MethodGet, Path: "/v2/catalog/templates", Query: url.Values{"source": {s.source}}}
+		}
+		a, err := c.Call(ctx, call)
+		if err != nil {
+			return withNotes(FromCallError(err), notes)
+		}
+		if !a.OK() {
+			r := FromV2Error(req.Op, a)
+			if a.Status == http.StatusNotFound {
+				r.Status = http.StatusBadGateway
+			}
+			return withNotes(r, notes)
+		}
+		list, r := decodeV2[v2TemplateList](a, "a template list")
+		if r != nil {
+			return withNotes(r, notes)
+		}
+		if s.source != "" && len(list.Templates) >= catalogTemplateCap {
+			notes.Warnings = append(notes.Warnings, fmt.Sprintf("the v2 public template catalog (source %s) returns at most %d templates: the list may be incomplete", s.source, catalogTemplateCap))
+		}
+		for i := range list.Templates {
+			t := &list.Templates[i]
+			if seen[t.ID] {
+				continue // owned entries win, then the first catalog slice
+			}
+			seen[t.ID] = true
+			v := v1TemplateFrom(t)
+			v.IsRunpod = ptrTo(s.runpod)
+			out = append(out, v)
+		}
+	}
+	if out == nil {
+		out = []v1Template{}
+	}
+	return withNotes(JSON(http.StatusOK, out), notes)
+}
+
+// ---------------------------------------------------------------------------
+// #21 GET /templates/{templateId}
+
+func getTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := templateID(req)
+	if r != nil {
+		return r
+	}
+	// v1's include* flags have no documented effect on a GET by id: they
+	// are validated and ignored (v2 serves owned and public templates).
+	if _, msg := parseTemplateQuery(req.Query); msg != "" {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	t, r := getV2Template(ctx, req, c, id)
+	if r != nil {
+		return r
+	}
+	return templateAnswer(http.StatusOK, t)
+}
+
+func getV2Template(ctx context.Context, req *Request, c Caller, id string) (*v2TemplateForPod, *Result) {
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", id)})
+	if err != nil {
+		return nil, FromCallError(err)
+	}
+	if !a.OK() {
+		return nil, FromV2Error(req.Op, a)
+	}
+	return decodeV2[v2TemplateForPod](a, "a template")
+}
+
+// ---------------------------------------------------------------------------
+// #22 / #24 PATCH /templates/{templateId}, POST /templates/{templateId}/update
+
+func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := templateID(req)
+	if r != nil {
+		return r
+	}
+	u, msg := parseTemplateUpdate(req.Body)
+	if u == nil {
+		return Fail(http.StatusBadRequest, msg)
+	}
+	notes, r := templateNotes(req, &u.templateInput, "TemplateUpdateInput")
+	if r != nil {
+		return r
+	}
+	if u.needsTemplate() || u.body.empty() {
+		cur, r := getV2Template(ctx, req, c, id)
+		if r != nil {
+			return withNotes(r, notes)
+		}
+		if msg := u.applyMounts(cur); msg != "" {
+			return withNotes(Fail(http.StatusBadRequest, msg), notes)
+		}
+		if u.body.empty() {
+			// Nothing v2 can change: the template as it is, without a PATCH.
+			return withNotes(templateAnswer(http.StatusOK, cur), notes)
+		}
+	}
+	a, err := podCall(ctx, c, http.MethodPatch, V2Path("/v2/templates/%s", id), nil, u.body)
+	if err != nil {
+		return withNotes(FromCallError(err), notes)
+	}
+	if !a.OK() {
+		return withNotes(FromV2Error(req.Op, a), notes)
+	}
+	t, r := decodeV2[v2TemplateForPod](a, "a template")
+	if r != nil {
+		res := JSON(http.StatusOK, struct {
+			ID string `json:"id"`
+		}{id})
+		res.Warnings = []string{"the update was applied but v2's answer could not be read"}
+		return withNotes(res, notes)
+	}
+	if t.Serverless {
+		// H3: v2 has no endpoint → template link, so the gateway cannot tell
+		// whether an endpoint uses this template; it warns for every
+		// serverless template.
+		notes.Warnings = append(notes.Warnings, warnTemplateRollout)
+	}
+	return withNotes(templateAnswer(http.StatusOK, t), notes)
+}
+
+// ---------------------------------------------------------------------------
+// #23 DELETE /templates/{templateId}
+
+func deleteTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
+	id, r := templateID(req)
+	if r != nil {
+		return r
+	}
+	a, err := c.Call(ctx, V2Call{Method: http.MethodDelete, Path: V2Path("/v2/templates/%s", id)})
+	if err != nil {
+		return FromCallError(err)
+	}
+	if !a.OK() {
+		// 400 in use ("bound to a serverless endpoint" / "referenced by a
+		// pod") keeps v2's detail; 404 (unknown, or a public template) → 400.
+		return FromV2Error(req.Op, a)
+	}
+	return &Result{Status: http.StatusNoContent}
+}

@@ -1,0 +1,297 @@
+package translate
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// This file holds the serverless endpoint data model: the v2 Endpoint as
+// decoded from v2 answers, the v1 Endpoint as written to v1 clients, R-Endpoint
+// (MAPPING.md §2), and the GPU pool arithmetic that turns v1 gpuTypeIds into
+// v2 pools + excludedTypes and back.
+
+// v2Endpoint is the part of a v2 Endpoint the gateway reads.
+type v2Endpoint struct {
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Type     string          `json:"type"` // QUEUE, LOAD_BALANCER
+	Image    string          `json:"image"`
+	Args     string          `json:"args"`
+	Disk     int             `json:"disk"`
+	Ports    json.RawMessage `json:"ports"`
+	Env      json.RawMessage `json:"env"`
+	Registry *string         `json:"registry"`
+	GPU      *v2EndpointGPU  `json:"gpu"`
+	CPU      []v2PodCPU      `json:"cpu"`
+	Workers  struct {
+		Min         int  `json:"min"`
+		Max         int  `json:"max"`
+		IdleTimeout *int `json:"idleTimeout"` // absent for QUEUE + REQUEST_COUNT
+	} `json:"workers"`
+	Scaling struct {
+		Type         string   `json:"type"`
+		QueueDelay   *float64 `json:"queueDelay"`
+		RequestCount *int     `json:"requestCount"`
+	} `json:"scaling"`
+	DataCenterIDs  []string `json:"dataCenterIds"`
+	NetworkVolumes []string `json:"networkVolumes"`
+	Timeout        int      `json:"timeout"`
+	Flashboot      string   `json:"flashboot"`
+	CreatedAt      string   `json:"createdAt"`
+	// TemplateID is not part of the v2 Endpoint schema (v2 keeps no link to
+	// the template). It is read in case v2 ever returns it, so that the v1
+	// templateId is filled only from what v2 says, never invented.
+	TemplateID string `json:"templateId"`
+}
+
+type v2EndpointGPU struct {
+	Pools               []string `json:"pools"`
+	ExcludedTypes       []string `json:"excludedTypes"`
+	Count               int      `json:"count"`
+	AllowedCudaVersions []string `json:"allowedCudaVersions"`
+	MinCudaVersion      *string  `json:"minCudaVersion"`
+}
+
+type v2EndpointList struct {
+	Endpoints []v2Endpoint `json:"endpoints"`
+}
+
+// v2VersionAnswer is the part of the releases and workers answers that
+// carries the endpoint's current configuration version.
+type v2VersionAnswer struct {
+	EndpointVersion *int `json:"endpointVersion"`
+}
+
+// v2EndpointWorkersAnswer is GET /v2/serverless/{id}/workers.
+type v2EndpointWorkersAnswer struct {
+	Workers         []v2Worker `json:"workers"`
+	EndpointVersion *int       `json:"endpointVersion"`
+}
+
+// v1Endpoint is the v1 Endpoint schema, restricted to what v2 can fill.
+// userId is never filled; templateId only on the create and update answers
+// (echoed from the request) or if v2 returns it.
+type v1Endpoint struct {
+	ID                  string          `json:"id"`
+	Name                string          `json:"name"`
+	AllowedCudaVersions []string        `json:"allowedCudaVersions,omitzero"`
+	ComputeType         string          `json:"computeType"`
+	CreatedAt           string          `json:"createdAt,omitempty"`
+	DataCenterIDs       []string        `json:"dataCenterIds"`
+	Env                 json.RawMessage `json:"env"`
+	ExecutionTimeoutMs  int             `json:"executionTimeoutMs"`
+	GpuCount            *int            `json:"gpuCount,omitempty"`
+	GpuTypeIDs          []string        `json:"gpuTypeIds,omitzero"`
+	IdleTimeout         *int            `json:"idleTimeout,omitempty"`
+	InstanceIDs         []string        `json:"instanceIds,omitzero"`
+	MinCudaVersion      string          `json:"minCudaVersion,omitempty"`
+	NetworkVolumeID     string          `json:"networkVolumeId,omitempty"`
+	NetworkVolumeIDs    []string        `json:"networkVolumeIds"`
+	ScalerType          string          `json:"scalerType,omitempty"`
+	ScalerValue         *int            `json:"scalerValue,omitempty"`
+	Template            *v1Template     `json:"template,omitempty"`
+	TemplateID          string          `json:"templateId,omitempty"`
+	Version             *int            `json:"version,omitempty"`
+	Workers             []v1Worker      `json:"workers,omitzero"`
+	WorkersMax          int             `json:"workersMax"`
+	WorkersMin          int             `json:"workersMin"`
+}
+
+// v1EndpointFrom is R-Endpoint without the parts that need other calls
+// (gpuTypeIds: the catalog; version: releases; workers; template).
+func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
+	out := v1Endpoint{
+		ID:                 e.ID,
+		Name:               e.Name,
+		CreatedAt:          e.CreatedAt,
+		DataCenterIDs:      nonNil(e.DataCenterIDs),
+		Env:                rawOr(e.Env, jsonEmptyObject),
+		ExecutionTimeoutMs: e.Timeout,
+		IdleTimeout:        e.Workers.IdleTimeout,
+		NetworkVolumeIDs:   nonNil(e.NetworkVolumes),
+		ScalerType:         e.Scaling.Type,
+		TemplateID:         e.TemplateID,
+		WorkersMax:         e.Workers.Max,
+		WorkersMin:         e.Workers.Min,
+	}
+	if len(e.NetworkVolumes) > 0 {
+		out.NetworkVolumeID = e.NetworkVolumes[0]
+	}
+	switch e.Scaling.Type {
+	case "QUEUE_DELAY":
+		// v1 scalerValue is an integer; a fractional queueDelay (set through
+		// v2) cannot be written without lying about it: omitted.
+		if q := e.Scaling.QueueDelay; q != nil && *q >= 1 && *q <= math.MaxInt32 && *q == math.Trunc(*q) {
+			out.ScalerValue = ptrTo(int(*q))
+		}
+	case "REQUEST_COUNT":
+		out.ScalerValue = e.Scaling.RequestCount
+	default:
+		out.ScalerType = "" // not a v1 value
+	}
+	if e.GPU != nil {
+		out.ComputeType = "GPU"
+		out.GpuCount = ptrTo(e.GPU.Count)
+		// Values outside v1's CUDA enum cannot be shown faithfully: the
+		// constraint is omitted rather than narrowed or widened.
+		if allV1Cuda(e.GPU.AllowedCudaVersions) {
+			out.AllowedCudaVersions = nonNil(e.GPU.AllowedCudaVersions)
+		}
+		if m := e.GPU.MinCudaVersion; m != nil {
+			if _, ok := v1CudaVersions[*m]; ok {
+				out.MinCudaVersion = *m
+			}
+		}
+	} else {
+		out.ComputeType = "CPU"
+		if len(e.CPU) > 0 {
+			out.InstanceIDs = make([]string, len(e.CPU))
+			for i, c := range e.CPU {
+				out.InstanceIDs[i] = c.ID + "-" + strconv.Itoa(c.VcpuCount) + "-" + strconv.Itoa(c.Memory)
+			}
+		}
+	}
+	return out
+}
+
+func allV1Cuda(vs []string) bool {
+	for _, v := range vs {
+		if _, ok := v1CudaVersions[v]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// endpointTemplateView is includeTemplate=true: v2 Endpoint has no link to
+// its bound template, so the template is synthesised from the endpoint's own
+// container settings (what the template supplied at create time, plus later
+// edits). id, name, readme and the volume fields cannot be filled.
+func endpointTemplateView(e *v2Endpoint) *v1Template {
+	t := &v1Template{
+		ImageName:         e.Image,
+		ContainerDiskInGb: e.Disk,
+		DockerStartCmd:    splitPodArgs(e.Args),
+		Env:               rawOr(e.Env, jsonEmptyObject),
+		Ports:             rawOr(e.Ports, jsonEmptyArray),
+		IsServerless:      true,
+	}
+	if e.Registry != nil {
+		t.ContainerRegistryAuthID = *e.Registry
+	}
+	return t
+}
+
+// ---------------------------------------------------------------------------
+// GPU pools (H2)
+
+// v2GPUPoolCatalog is the part of GET /v2/catalog/gpus the pool arithmetic
+// reads.
+type v2GPUPoolCatalog struct {
+	GPUs []struct {
+		ID   string  `json:"id"`
+		Pool *string `json:"pool"` // null: not in a serverless pool
+	} `json:"gpus"`
+}
+
+// poolSelection turns a v1 allow-list of GPU types into v2 pools and
+// excludedTypes such that exactly the listed types (that serverless can use
+// today) are eligible. Listed types the catalog does not know or that are in
+// no serverless pool are returned in dropped.
+func (cat *v2GPUPoolCatalog) poolSelection(listed []string) (pools, excluded, dropped []string) {
+	poolOf := make(map[string]string, len(cat.GPUs))
+	for _, g := range cat.GPUs {
+		if g.Pool != nil && *g.Pool != "" {
+			poolOf[strings.TrimSpace(g.ID)] = *g.Pool
+		}
+	}
+	want := make(map[string]bool, len(listed))
+	for _, id := range listed {
+		p, ok := poolOf[strings.TrimSpace(id)]
+		if !ok {
+			dropped = append(dropped, id)
+			continue
+		}
+		want[strings.TrimSpace(id)] = true
+		if !containsString(pools, p) {
+			pools = append(pools, p)
+		}
+	}
+	excluded = []string{}
+	for _, g := range cat.GPUs {
+		id := strings.TrimSpace(g.ID)
+		if g.Pool == nil || !containsString(pools, *g.Pool) || want[id] || containsString(excluded, id) {
+			continue
+		}
+		excluded = append(excluded, id)
+	}
+	return pools, excluded, dropped
+}
+
+// eligible is the inverse: every catalog type in one of pools that is not
+// excluded, in catalog order. It includes cards added to a pool after the
+// endpoint was created (H2).
+func (cat *v2GPUPoolCatalog) eligible(pools, excluded []string) []string {
+	out := []string{}
+	for _, g := range cat.GPUs {
+		id := strings.TrimSpace(g.ID)
+		if g.Pool == nil || !containsString(pools, *g.Pool) || containsString(out, id) {
+			continue
+		}
+		skip := false
+		for _, x := range excluded {
+			if strings.TrimSpace(x) == id {
+				skip = true
+				break
+			}
+		}
+		if !skip {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// cudaLess compares two "major.minor" versions numerically (12.11 > 12.2).
+// Malformed versions compare as strings.
+func cudaLess(a, b string) bool {
+	am, an, aok := splitCuda(a)
+	bm, bn, bok := splitCuda(b)
+	if !aok || !bok {
+		return a < b
+	}
+	if am != bm {
+		return am < bm
+	}
+	return an < bn
+}
+
+func splitCuda(v string) (int, int, bool) {
+	maj, min, ok := strings.Cut(v, ".")
+	if !ok {
+		return 0, 0, false
+	}
+	a, err1 := strconv.Atoi(maj)
+	b, err2 := strconv.Atoi(min)
+	return a, b, err1 == nil && err2 == nil
+}
+
+// cudaAtLeast keeps the versions of allowed that are >= floor.
+func cudaAtLeast(allowed []string, floor string) []string {
+	out := []string{}
+	for _, v := range allowed {
+		if !cudaLess(v, floor) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

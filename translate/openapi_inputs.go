@@ -1,0 +1,338 @@
+package translate
+
+import (
+	"encoding/json"
+	"reflect"
+)
+
+// Declarations of the v1 objects the gateway reads and writes, for its own
+// v1 OpenAPI document (openapi.go). The gateway reads request bodies field by
+// field (podbody.go, networkvolumes.go, ...), so the request bodies are
+// declared here, as struct types that exist only to be described; each
+// field's doc says what the gateway does with it. Answers are described from
+// the gateway's own answer types (v1Pod, v1Worker, v1Endpoint, v1Template,
+// v1NetworkVolume, v1Registry, v1BillingRecord, v1VolumeBillingRecord).
+
+// ---------------------------------------------------------------------------
+// Pods
+
+type docPodCreateInput struct {
+	Name                    string            `json:"name" default:"\"my pod\"" doc:"Translated (v2 name). Default sent when absent; \"\" and more than 191 characters are rejected."`
+	ImageName               string            `json:"imageName" doc:"Translated (v2 image). Required unless templateId is set."`
+	TemplateID              string            `json:"templateId" doc:"Translated (v2 templateId). With a template only the fields you send are sent; v1 defaults are not."`
+	ComputeType             string            `json:"computeType" enum:"computeType" default:"\"GPU\"" doc:"Selects the v2 gpu or cpu block."`
+	GpuTypeIDs              []string          `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated: ranked candidates, one v2 create per candidate until one succeeds (v2 takes exactly one gpu.id). Required for GPU pods."`
+	GpuTypePriority         string            `json:"gpuTypePriority" enum:"priority" default:"\"availability\"" doc:"Emulated: availability orders the candidates by the v2 catalog; custom keeps your order."`
+	GpuCount                int               `json:"gpuCount" min:"1" default:"1" doc:"Translated (v2 gpu.count)."`
+	AllowedCudaVersions     []string          `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated (v2 gpu.allowedCudaVersions)."`
+	CPUFlavorIDs            []string          `json:"cpuFlavorIds" enum:"podCpuFlavorId" doc:"Emulated like gpuTypeIds (v2 cpu.id). Required for CPU pods."`
+	CPUFlavorPriority       string            `json:"cpuFlavorPriority" enum:"priority" default:"\"availability\"" doc:"Emulated like gpuTypePriority."`
+	VcpuCount               int               `json:"vcpuCount" default:"2" doc:"Translated (v2 cpu.vcpuCount); a power of two, at least 2."`
+	CloudType               string            `json:"cloudType" enum:"cloudType" default:"\"SECURE\"" doc:"Translated (v2 cloud)."`
+	DataCenterIDs           []string          `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds, which v2 calls preferred)."`
+	DataCenterPriority      string            `json:"dataCenterPriority" enum:"priority" default:"\"availability\"" doc:"Dropped: v2 has no data-center ordering."`
+	CountryCodes            []string          `json:"countryCodes" doc:"GPU pods: emulated through the v2 GPU catalog (data centers in those countries). CPU pods: rejected (lenient: dropped)."`
+	ContainerDiskInGb       *int              `json:"containerDiskInGb" nullable:"1" default:"50" doc:"Translated (v2 disk); at least 1."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Translated (v2 registry)."`
+	DockerEntrypoint        []string          `json:"dockerEntrypoint" default:"[]" doc:"[] dropped; non-empty rejected (lenient: dropped): v2 has no entrypoint override."`
+	DockerStartCmd          []string          `json:"dockerStartCmd" default:"[]" doc:"Translated (v2 args): elements joined with spaces, shell-quoted where needed."`
+	Env                     map[string]string `json:"env" default:"{}" doc:"Translated (v2 env); values must be strings."`
+	Ports                   []string          `json:"ports" default:"[\"8888/http\",\"22/tcp\"]" doc:"Translated (v2 ports). The string form \"8888/http,22/tcp\" is accepted too."`
+	VolumeInGb              *int              `json:"volumeInGb" nullable:"1" default:"20" doc:"Translated (v2 mounts.persistent.size); 0 or null: no volume; 1-9 rejected (v2 minimum 10, never rounded up). CPU pods: rejected (lenient: dropped)."`
+	VolumeMountPath         string            `json:"volumeMountPath" default:"\"/workspace\"" doc:"Translated (v2 mounts.persistent.path or mounts.network[0].path)."`
+	NetworkVolumeID         string            `json:"networkVolumeId" doc:"Translated (v2 mounts.network); the volume's data center must be among dataCenterIds."`
+	GlobalNetworking        bool              `json:"globalNetworking" default:"false" doc:"Translated (v2 globalNetworking)."`
+	Locked                  bool              `json:"locked" default:"false" doc:"Emulated: a PATCH after the create; if it fails the pod is returned with X-Compat-Warning."`
+	Interruptible           bool              `json:"interruptible" default:"false" doc:"false dropped; true rejected (lenient: dropped): v2 has no interruptible pods."`
+	MinRAMPerGPU            int               `json:"minRAMPerGPU" default:"8" doc:"Default or 0 dropped; other values rejected (lenient: dropped)."`
+	MinVCPUPerGPU           int               `json:"minVCPUPerGPU" default:"2" doc:"Default or 0 dropped; other values rejected (lenient: dropped)."`
+	MinDiskBandwidthMBps    float64           `json:"minDiskBandwidthMBps" doc:"0 dropped; other values rejected (lenient: dropped)."`
+	MinDownloadMbps         float64           `json:"minDownloadMbps" doc:"0 dropped; other values rejected (lenient: dropped)."`
+	MinUploadMbps           float64           `json:"minUploadMbps" doc:"0 dropped; other values rejected (lenient: dropped)."`
+	SupportPublicIP         bool              `json:"supportPublicIp" doc:"Dropped, except true on COMMUNITY cloud: rejected (lenient: dropped)."`
+}
+
+type docPodUpdateInput struct {
+	Name                    string            `json:"name" doc:"Translated (v2 name)."`
+	ImageName               string            `json:"imageName" doc:"Translated (v2 image)."`
+	ContainerDiskInGb       *int              `json:"containerDiskInGb" nullable:"1" doc:"Translated (v2 disk); null ignored."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Translated (v2 registry); \"\" clears it."`
+	DockerEntrypoint        []string          `json:"dockerEntrypoint" doc:"[] dropped; non-empty rejected (lenient: dropped)."`
+	DockerStartCmd          []string          `json:"dockerStartCmd" doc:"Translated (v2 args); [] clears it."`
+	Env                     map[string]string `json:"env" doc:"Translated (v2 env): replaces the whole env."`
+	Ports                   []string          `json:"ports" doc:"Translated (v2 ports)."`
+	GlobalNetworking        bool              `json:"globalNetworking" doc:"Translated (v2 globalNetworking)."`
+	Locked                  bool              `json:"locked" doc:"Translated (v2 locked)."`
+	VolumeInGb              *int              `json:"volumeInGb" nullable:"1" doc:"Translated after reading the pod (full v2 mounts.persistent entry). Shrinking, 0, 1-9 and pods with a network volume or no volume are rejected."`
+	VolumeMountPath         string            `json:"volumeMountPath" doc:"Translated after reading the pod (full v2 mount entry)."`
+}
+
+// ---------------------------------------------------------------------------
+// Serverless endpoints
+
+type docEndpointCreateInput struct {
+	TemplateID          string   `json:"templateId" req:"1" doc:"Translated (v2 templateId); echoed in the answer. v2 copies the template's settings once: later template edits do not roll out."`
+	Name                string   `json:"name" doc:"Translated (v2 name); \"\" and more than 191 characters rejected. Absent: the template's name (one GET /v2/templates/{id})."`
+	ComputeType         string   `json:"computeType" enum:"computeType" default:"\"GPU\"" doc:"Selects the v2 gpu or cpu block. v2 type QUEUE is always sent."`
+	GpuTypeIDs          []string `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated: v2 gpu.pools (the serverless pool of each listed type) plus gpu.excludedTypes (every other type of those pools), from the v2 GPU catalog, so that exactly these types are eligible today. Hazard: a type v2 later adds to one of those pools becomes eligible too. Required for GPU endpoints; order is lost."`
+	GpuCount            int      `json:"gpuCount" min:"1" default:"1" doc:"Translated (v2 gpu.count)."`
+	AllowedCudaVersions []string `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated (v2 gpu.allowedCudaVersions)."`
+	MinCudaVersion      string   `json:"minCudaVersion" enum:"cudaVersion" doc:"Translated (v2 gpu.minCudaVersion); with allowedCudaVersions, only the versions at or above it are sent."`
+	CPUFlavorIDs        []string `json:"cpuFlavorIds" enum:"endpointCpuFlavorId" doc:"Translated (v2 cpu[].id). Required for CPU endpoints."`
+	VcpuCount           int      `json:"vcpuCount" default:"2" doc:"Translated (v2 cpu[].vcpuCount, the same for every flavor); a power of two, at least 2."`
+	DataCenterIDs       []string `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds, which v2 calls preferred)."`
+	ExecutionTimeoutMs  int      `json:"executionTimeoutMs" doc:"Translated (v2 timeout). Absent: v2's 300000 ms."`
+	Flashboot           bool     `json:"flashboot" doc:"Translated: true → v2 FLASHBOOT, false → OFF."`
+	IdleTimeout         int      `json:"idleTimeout" min:"1" max:"3600" default:"5" doc:"Translated (v2 workers.idleTimeout); the v1 default 5 is sent (v2's default is 10). Not sent with REQUEST_COUNT scaling, which v2 refuses it for."`
+	NetworkVolumeID     string   `json:"networkVolumeId" doc:"Translated (v2 networkVolumes)."`
+	NetworkVolumeIDs    []string `json:"networkVolumeIds" doc:"Translated (v2 networkVolumes)."`
+	ScalerType          string   `json:"scalerType" enum:"scalerType" default:"\"QUEUE_DELAY\"" doc:"Translated (v2 scaling.type)."`
+	ScalerValue         int      `json:"scalerValue" min:"1" default:"4" doc:"Translated (v2 scaling.queueDelay or scaling.requestCount)."`
+	WorkersMin          int      `json:"workersMin" min:"0" doc:"Translated (v2 workers.min)."`
+	WorkersMax          int      `json:"workersMax" min:"0" doc:"Translated (v2 workers.max)."`
+}
+
+type docEndpointUpdateInput struct {
+	TemplateID          string   `json:"templateId" doc:"Translated: v2 applies the template's container settings once (X-Compat-Warning)."`
+	Name                string   `json:"name" doc:"Translated (v2 name)."`
+	GpuTypeIDs          []string `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated as on create; v2 pools and excludedTypes are always sent together, so that no exclusion is lost."`
+	GpuCount            int      `json:"gpuCount" min:"1" doc:"Translated (v2 gpu.count)."`
+	AllowedCudaVersions []string `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated; setting it clears minCudaVersion."`
+	MinCudaVersion      string   `json:"minCudaVersion" enum:"cudaVersion" doc:"Translated; setting it clears allowedCudaVersions."`
+	CPUFlavorIDs        []string `json:"cpuFlavorIds" enum:"endpointCpuFlavorId" doc:"Translated into a complete v2 cpu list."`
+	VcpuCount           int      `json:"vcpuCount" doc:"Translated (v2 cpu[].vcpuCount)."`
+	DataCenterIDs       []string `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds)."`
+	ExecutionTimeoutMs  int      `json:"executionTimeoutMs" doc:"Translated (v2 timeout)."`
+	Flashboot           bool     `json:"flashboot" doc:"Translated; true never downgrades an existing PRIORITY_FLASHBOOT."`
+	IdleTimeout         int      `json:"idleTimeout" min:"1" max:"3600" doc:"Translated (v2 workers.idleTimeout), except with REQUEST_COUNT scaling (X-Compat-Warning)."`
+	NetworkVolumeID     string   `json:"networkVolumeId" doc:"Translated into a full v2 networkVolumes list."`
+	NetworkVolumeIDs    []string `json:"networkVolumeIds" doc:"Translated into a full v2 networkVolumes list ([] detaches all)."`
+	ScalerType          string   `json:"scalerType" enum:"scalerType" doc:"Translated (v2 scaling.type); the missing half comes from the current endpoint."`
+	ScalerValue         int      `json:"scalerValue" min:"1" doc:"Translated (v2 scaling)."`
+	WorkersMin          int      `json:"workersMin" min:"0" doc:"Translated (v2 workers.min)."`
+	WorkersMax          int      `json:"workersMax" min:"0" doc:"Translated (v2 workers.max)."`
+}
+
+// ---------------------------------------------------------------------------
+// Templates
+
+type docTemplateCreateInput struct {
+	Name                    string            `json:"name" req:"1" doc:"Translated (v2 name)."`
+	ImageName               string            `json:"imageName" req:"1" doc:"Translated (v2 image)."`
+	Category                string            `json:"category" enum:"templateCategory" default:"\"NVIDIA\"" doc:"Translated (v2 category)."`
+	ContainerDiskInGb       int               `json:"containerDiskInGb" default:"50" doc:"Translated (v2 disk); at least 1."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Translated (v2 registry)."`
+	DockerEntrypoint        []string          `json:"dockerEntrypoint" default:"[]" doc:"[] dropped; non-empty rejected (lenient: dropped): v2 has no entrypoint override."`
+	DockerStartCmd          []string          `json:"dockerStartCmd" default:"[]" doc:"Translated (v2 args): joined, shell-quoted."`
+	Env                     map[string]string `json:"env" default:"{}" doc:"Translated (v2 env)."`
+	IsPublic                bool              `json:"isPublic" default:"false" doc:"Translated (v2 public)."`
+	IsServerless            bool              `json:"isServerless" default:"false" doc:"Translated (v2 serverless)."`
+	Ports                   []string          `json:"ports" default:"[\"8888/http\",\"22/tcp\"]" doc:"Translated (v2 ports); the string form is accepted."`
+	Readme                  string            `json:"readme" default:"\"\"" doc:"Dropped; a non-empty readme with X-Compat-Warning (v2 templates have no readme: the text is lost)."`
+	VolumeInGb              int               `json:"volumeInGb" default:"20" doc:"Translated (v2 mounts.persistent.size); pod templates get the default, serverless ones only what is sent; 0 no volume; 1-9 rejected."`
+	VolumeMountPath         string            `json:"volumeMountPath" default:"\"/workspace\"" doc:"Translated (v2 mounts.persistent.path)."`
+}
+
+type docTemplateUpdateInput struct {
+	Name                    string            `json:"name" doc:"Translated (v2 name)."`
+	ImageName               string            `json:"imageName" doc:"Translated (v2 image)."`
+	ContainerDiskInGb       int               `json:"containerDiskInGb" doc:"Translated (v2 disk)."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Translated (v2 registry); \"\" clears it."`
+	DockerEntrypoint        []string          `json:"dockerEntrypoint" doc:"[] dropped; non-empty rejected (lenient: dropped)."`
+	DockerStartCmd          []string          `json:"dockerStartCmd" doc:"Translated (v2 args); [] clears it."`
+	Env                     map[string]string `json:"env" doc:"Translated (v2 env): replaces the whole env."`
+	IsPublic                bool              `json:"isPublic" doc:"Translated (v2 public)."`
+	Ports                   []string          `json:"ports" doc:"Translated (v2 ports)."`
+	Readme                  string            `json:"readme" doc:"Dropped with X-Compat-Warning when non-empty."`
+	VolumeInGb              int               `json:"volumeInGb" doc:"Translated after reading the template (full v2 mounts.persistent entry); 0 and 1-9 rejected."`
+	VolumeMountPath         string            `json:"volumeMountPath" doc:"Translated after reading the template (full v2 mounts.persistent entry)."`
+}
+
+// ---------------------------------------------------------------------------
+// Network volumes and registry credentials
+
+type docNetworkVolumeCreateInput struct {
+	Name         string `json:"name" req:"1" doc:"Translated (v2 name); must not be empty."`
+	Size         int    `json:"size" req:"1" min:"10" max:"4096" doc:"Translated (v2 size, GB). Checked before any v2 call against v2's bounds 10-4096 (v1 documented 0-4000): 0-9 is rejected, never rounded up (storage is billed by size)."`
+	DataCenterID string `json:"dataCenterId" req:"1" doc:"Translated (v2 dataCenter). The v2 storage tier (type) is not sent: v2 uses the data center's default tier."`
+}
+
+type docNetworkVolumeUpdateInput struct {
+	Name string `json:"name" doc:"Translated (v2 name); must not be empty."`
+	Size int    `json:"size" min:"10" max:"4096" doc:"Translated (v2 size) after reading the volume: a decrease is rejected naming the current size; the current size itself changes nothing (v1 required a larger one). An empty body answers the volume unchanged, without a v2 PATCH."`
+}
+
+type docRegistryCreateInput struct {
+	Name     string `json:"name" req:"1" doc:"Translated (v2 name); must not be empty."`
+	Username string `json:"username" req:"1" doc:"Translated (v2 username); write-only, never returned."`
+	Password string `json:"password" req:"1" doc:"Translated (v2 password); write-only, never returned, never echoed in messages."`
+}
+
+// ---------------------------------------------------------------------------
+// Descriptions of the pod answer fields (the pod types are not tagged) and
+// of the v1 fields the gateway never returns.
+
+var (
+	v1PodType      = reflect.TypeFor[v1Pod]()
+	v1WorkerType   = reflect.TypeFor[v1Worker]()
+	v1EndpointType = reflect.TypeFor[v1Endpoint]()
+	v1TemplateType = reflect.TypeFor[v1Template]()
+)
+
+var podFieldDocs = map[string]string{
+	"image":                   "v2 image.",
+	"containerDiskInGb":       "v2 disk.",
+	"containerRegistryAuthId": "v2 registry; omitted when none.",
+	"dockerStartCmd":          "v2 args, split with shell rules; omitted when it cannot be split.",
+	"desiredStatus":           "From v2 status: PROVISIONING, STARTING, RUNNING → RUNNING; EXITED, ERROR → EXITED; TERMINATED → TERMINATED. Serverless workers: RUNNING.",
+	"costPerHr":               "v2 cost (0 while stopped).",
+	"adjustedCostPerHr":       "v2 cost as well: v2 does not say whether savings plans are included.",
+	"gpu":                     "v2 gpu; omitted for CPU pods. displayName and prices come from the v2 GPU catalog with includeMachine=true.",
+	"cpuFlavorId":             "v2 cpu.id (CPU pods).",
+	"vcpuCount":               "v2 cpu.vcpuCount (CPU pods).",
+	"memoryInGb":              "v2 cpu.memory (CPU pods).",
+	"volumeInGb":              "v2 mounts.persistent.size; 0 without a pod volume.",
+	"volumeMountPath":         "v2 mounts.persistent.path, or the network volume's mount path.",
+	"networkVolume":           "With includeNetworkVolume=true.",
+	"portMappings":            "Live public ports of a running pod ({} otherwise).",
+	"publicIp":                "IPv4 address of the live public ports; null while not running.",
+	"lastStartedAt":           "v2 startedAt.",
+	"templateId":              "v2 template, which v2 leaves null for pods created from a template (echoed on create).",
+	"machine":                 "With includeMachine=true: only what v2 exposes (data center, cloud, GPU type).",
+	"template":                "With includeTemplate=true (not in v1's Pod schema; added as in Endpoint.template).",
+	"endpointId":              "Serverless workers only.",
+	"aiApiId":                 "Serverless workers only (the endpoint id).",
+	"slsVersion":              "Serverless workers only (v2 worker version).",
+}
+
+var endpointFieldDocs = map[string]string{
+	"computeType":        "GPU when v2 has a gpu block, else CPU.",
+	"gpuTypeIds":         "Every GPU type of the v2 catalog in the endpoint's pools minus its exclusions (includes types v2 added to a pool later; order is not kept).",
+	"gpuCount":           "v2 gpu.count (GPU endpoints).",
+	"minCudaVersion":     "v2 gpu.minCudaVersion; omitted when none.",
+	"instanceIds":        "CPU endpoints: {flavor}-{vcpuCount}-{memory} from v2 cpu[].",
+	"executionTimeoutMs": "v2 timeout.",
+	"idleTimeout":        "v2 workers.idleTimeout; omitted when v2 has none (REQUEST_COUNT scaling).",
+	"workersMin":         "v2 workers.min.",
+	"workersMax":         "v2 workers.max.",
+	"scalerType":         "v2 scaling.type.",
+	"scalerValue":        "v2 scaling.queueDelay or requestCount; omitted when fractional (v1 types it as an integer).",
+	"networkVolumeId":    "The first of v2 networkVolumes; omitted when none.",
+	"networkVolumeIds":   "v2 networkVolumes.",
+	"version":            "v2 endpointVersion (GET /v2/serverless/{id}/releases, or the workers answer).",
+	"workers":            "With includeWorkers=true: the active workers of GET /v2/serverless/{id}/workers.",
+	"template":           "With includeTemplate=true: synthesised from the endpoint's own container settings (v2 keeps no link to the template).",
+	"templateId":         "Echoed on create and on an update that sent one; omitted otherwise (v2 keeps no link).",
+}
+
+var templateFieldDocs = map[string]string{
+	"imageName":               "v2 image.",
+	"containerDiskInGb":       "v2 disk.",
+	"containerRegistryAuthId": "v2 registry; omitted when none (always for templates you do not own).",
+	"dockerStartCmd":          "v2 args, split with shell rules.",
+	"isPublic":                "v2 public.",
+	"isServerless":            "v2 serverless.",
+	"isRunpod":                "Only in GET /templates: true for the official templates of the v2 catalog.",
+	"volumeInGb":              "v2 mounts.persistent.size; 0 without a volume.",
+	"volumeMountPath":         "v2 mounts.persistent.path.",
+}
+
+var podOmitted = omap[string]{
+	{"dockerEntrypoint", "v2 has no entrypoint override"},
+	{"interruptible", "v2 has no interruptible pods"},
+	{"machineId", "v2 does not expose the host machine"},
+	{"lastStatusChange", "v2 has no such field"},
+	{"consumerUserId", "v2 has no such field"},
+	{"savingsPlans", "v2 has no savings plans; [] would falsely say none applies"},
+	{"volumeEncrypted", "v2 has no such field"},
+}
+
+var endpointOmitted = omap[string]{{"userId", "v2 has no such field"}}
+
+var templateOmitted = omap[string]{
+	{"dockerEntrypoint", "v2 has no entrypoint override"},
+	{"readme", "v2 templates have no readme"},
+	{"earned", "v2 has no such field"},
+	{"runtimeInMin", "v2 has no such field"},
+}
+
+var billingOmitted = omap[string]{
+	{"diskSpaceBilledGb", "v2 billing records carry no disk space"},
+	{"timeBilledMs", "v2 billing records carry no billed time"},
+}
+
+var volumeBillingOmitted = omap[string]{
+	{"diskSpaceBilledGb", "v2 billing records carry no disk space"},
+	{"highPerformanceStorageDiskSpaceBilledGb", "v2 billing records carry no disk space"},
+}
+
+// componentSchemas builds the named schemas of the document, in order.
+func componentSchemas() (omap[*oaSchema], []string) {
+	g := newSchemaGen()
+	for f, d := range podFieldDocs {
+		g.docs[fieldOverride{v1PodType, f}] = d
+		g.docs[fieldOverride{v1WorkerType, f}] = d
+	}
+	for f, d := range endpointFieldDocs {
+		g.docs[fieldOverride{v1EndpointType, f}] = d
+	}
+	for f, d := range templateFieldDocs {
+		g.docs[fieldOverride{v1TemplateType, f}] = d
+	}
+	g.byField[fieldOverride{v1EndpointType, "computeType"}] = &oaSchema{Type: "string", Enum: oaEnums["computeType"]}
+	g.byField[fieldOverride{v1EndpointType, "scalerType"}] = &oaSchema{Type: "string", Enum: oaEnums["scalerType"]}
+	g.byField[fieldOverride{v1TemplateType, "category"}] = &oaSchema{Type: "string", Enum: oaEnums["templateCategory"]}
+	g.byField[fieldOverride{v1PodType, "desiredStatus"}] = &oaSchema{Type: "string", Enum: oaEnums["desiredStatus"]}
+	g.byField[fieldOverride{v1WorkerType, "desiredStatus"}] = &oaSchema{Type: "string", Enum: oaEnums["desiredStatus"]}
+	var out omap[*oaSchema]
+	add := func(name, desc string, s *oaSchema) {
+		s.Description = desc
+		out.set(name, s)
+	}
+
+	pod := g.object(v1PodType)
+	mergeProperties(pod, g.object(v1WorkerType))
+	pod.XOmitted = podOmitted
+	add("Pod", "A v1 Pod built from a v2 Pod (or, for serverless workers, from a v2 Worker: id, image, gpu, lastStartedAt, endpointId, aiApiId, slsVersion, desiredStatus). Fields v2 cannot provide are omitted, never invented (see x-omitted).", pod)
+	add("PodCreateInput", "v1 PodCreateInput. Unknown fields are ignored and named in X-Compat-Warning.", g.object(reflect.TypeFor[docPodCreateInput]()))
+	add("PodUpdateInput", "v1 PodUpdateInput. Only the fields sent are changed; v1 defaults are never applied on update.", g.object(reflect.TypeFor[docPodUpdateInput]()))
+
+	ep := g.object(v1EndpointType)
+	if w, ok := ep.Properties.get("workers"); ok {
+		w.Items = refSchema("Pod")
+	}
+	if _, ok := ep.Properties.get("template"); ok {
+		ep.Properties.set("template", refSchema("Template"))
+	}
+	ep.XOmitted = endpointOmitted
+	add("Endpoint", "A v1 Endpoint built from a v2 serverless endpoint.", ep)
+	add("EndpointCreateInput", "v1 EndpointCreateInput. v2 type QUEUE is always sent.", g.object(reflect.TypeFor[docEndpointCreateInput]()))
+	add("EndpointUpdateInput", "v1 EndpointUpdateInput. Only the fields sent are changed.", g.object(reflect.TypeFor[docEndpointUpdateInput]()))
+
+	tpl := g.object(v1TemplateType)
+	tpl.XOmitted = templateOmitted
+	add("Template", "A v1 Template built from a v2 template.", tpl)
+	add("TemplateCreateInput", "v1 TemplateCreateInput. startJupyter false and startSsh true are sent explicitly (v2 defaults both to true).", g.object(reflect.TypeFor[docTemplateCreateInput]()))
+	add("TemplateUpdateInput", "v1 TemplateUpdateInput. Only the fields sent are changed.", g.object(reflect.TypeFor[docTemplateUpdateInput]()))
+
+	add("NetworkVolume", "A v1 NetworkVolume built from a v2 network volume (dataCenter → dataCenterId; the v2 storage tier is not shown).", g.object(reflect.TypeFor[v1NetworkVolume]()))
+	add("NetworkVolumeCreateInput", "v1 NetworkVolumeCreateInput. Unknown fields are ignored and named in X-Compat-Warning.", g.object(reflect.TypeFor[docNetworkVolumeCreateInput]()))
+	add("NetworkVolumeUpdateInput", "v1 NetworkVolumeUpdateInput.", g.object(reflect.TypeFor[docNetworkVolumeUpdateInput]()))
+
+	add("ContainerRegistryAuth", "A v1 container registry credential: id and name only (credentials are write-only).", g.object(reflect.TypeFor[v1Registry]()))
+	add("ContainerRegistryAuthCreateInput", "v1 ContainerRegistryAuthCreateInput.", g.object(reflect.TypeFor[docRegistryCreateInput]()))
+
+	br := g.object(reflect.TypeFor[v1BillingRecord]())
+	br.XOmitted = billingOmitted
+	add("BillingRecord", "A v1 billing record: one per bucket and group.", br)
+	vbr := g.object(reflect.TypeFor[v1VolumeBillingRecord]())
+	vbr.XOmitted = volumeBillingOmitted
+	add("NetworkVolumeBillingRecord", "A v1 network volume billing record: one per bucket, summed over every volume.", vbr)
+
+	add("Error", "Every error of the gateway: v2 problem details become \"<detail>: <error>; <error>\".", &oaSchema{
+		Type:       "object",
+		Required:   []string{"message"},
+		Properties: omap[*oaSchema]{{"message", &oaSchema{Type: "string", Example: json.RawMessage(`"Pod not found"`)}}},
+	})
+	return out, g.errs
+}

@@ -1,0 +1,307 @@
+package translate
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// v2TemplateFixture is a valid v2 Template (pod template with a volume).
+func v2TemplateFixture(id string) map[string]any {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(`{"id":"`+id+`","name":"my tpl","image":"img:1","args":"python 'a b'","disk":50,
+		"mounts":{"persistent":{"size":20,"path":"/workspace"}},"ports":["8888/http","22/tcp"],"env":{"K":"v"},"registry":"reg1",
+		"serverless":false,"public":false,"category":"NVIDIA","startSsh":true,"startJupyter":false,"allowedCudaVersions":[]}`), &m); err != nil {
+		panic(err)
+	}
+	return m
+}
+
+func tpl(id string, mods ...func(map[string]any)) string {
+	m := v2TemplateFixture(id)
+	for _, f := range mods {
+		f(m)
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+func tplList(ts ...string) string { return `{"templates":[` + strings.Join(ts, ",") + `]}` }
+
+// ---------------------------------------------------------------------------
+// #19 CreateTemplate
+
+func TestCreateTemplateBodyMapping(t *testing.T) {
+	tests := []struct {
+		name    string
+		body    string
+		options Options
+		want    string
+		warn    []string
+		dropped []string
+	}{
+		{
+			name: "v1 defaults sent explicitly",
+			body: `{"name":"t","imageName":"img:1"}`,
+			want: `{"name":"t","image":"img:1","disk":50,"ports":["8888/http","22/tcp"],"category":"NVIDIA",
+				"mounts":{"persistent":{"size":20,"path":"/workspace"}},"public":false,"serverless":false,"startJupyter":false,"startSsh":true}`,
+		},
+		{
+			name: "every field",
+			body: `{"name":"t","imageName":"img:1","category":"AMD","containerDiskInGb":80,"containerRegistryAuthId":"reg1",
+				"dockerEntrypoint":[],"dockerStartCmd":["python","-c","print('a b')"],"env":{"A":"1"},"isPublic":true,"isServerless":false,
+				"ports":"8080/http, 22/tcp","readme":"","volumeInGb":100,"volumeMountPath":"/data"}`,
+			want: `{"name":"t","image":"img:1","args":"python -c 'print('\\''a b'\\'')'","disk":80,"env":{"A":"1"},"ports":["8080/http","22/tcp"],
+				"registry":"reg1","category":"AMD","mounts":{"persistent":{"size":100,"path":"/data"}},"public":true,"serverless":false,
+				"startJupyter":false,"startSsh":true}`,
+		},
+		{
+			name: "serverless: no default volume",
+			body: `{"name":"w","imageName":"img:1","isServerless":true,"ports":[],"volumeMountPath":"/x"}`,
+			want: `{"name":"w","image":"img:1","disk":50,"ports":[],"category":"NVIDIA","public":false,"serverless":true,"startJupyter":false,"startSsh":true}`,
+		},
+		{
+			name: "explicit no volume, readme dropped with a warning, unknown field",
+			body: `{"name":"t","imageName":"img:1","volumeInGb":0,"readme":"# Hello","earned":3}`,
+			want: `{"name":"t","image":"img:1","disk":50,"ports":["8888/http","22/tcp"],"category":"NVIDIA","public":false,"serverless":false,"startJupyter":false,"startSsh":true}`,
+			warn: []string{"readme was not stored", "earned"},
+		},
+		{
+			name:    "lenient drops an entrypoint",
+			body:    `{"name":"t","imageName":"img:1","dockerEntrypoint":["sh","-c"],"volumeInGb":null,"containerDiskInGb":null}`,
+			options: Options{Lenient: true},
+			want: `{"name":"t","image":"img:1","disk":50,"ports":["8888/http","22/tcp"],"category":"NVIDIA",
+				"mounts":{"persistent":{"size":20,"path":"/workspace"}},"public":false,"serverless":false,"startJupyter":false,"startSsh":true}`,
+			dropped: []string{"dockerEntrypoint"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, f := run(t, "CreateTemplate", runOpts{body: tc.body, options: tc.options},
+				step{method: "POST", path: "/v2/templates", status: 201, body: tpl("t1")})
+			wantStatus(t, res, 200)
+			jsonEqual(t, "v2 create body", []byte(f.bodies("POST", "/v2/templates")[0]), tc.want)
+			for _, w := range tc.warn {
+				wantWarning(t, res, w)
+			}
+			if fmt.Sprint(res.Dropped) != fmt.Sprint(tc.dropped) {
+				t.Errorf("dropped %v, want %v", res.Dropped, tc.dropped)
+			}
+		})
+	}
+}
+
+func TestCreateTemplateRejects(t *testing.T) {
+	tests := []struct {
+		name, body string
+		script     []step
+		want       []string
+	}{
+		{"required", `{}`, nil, []string{"name: is required", "imageName: is required"}},
+		{"empty", `{"name":"","imageName":""}`, nil, []string{"name: must not be empty", "imageName: must not be empty"}},
+		{"bad values", `{"name":"t","imageName":"i","category":"TPU","containerDiskInGb":0,"volumeInGb":5,"env":{"A":1},"ports":[1],"isPublic":"no"}`, nil,
+			[]string{"category:", "containerDiskInGb: must be at least 1", "volumeInGb: v2 volumes are at least 10 GB", "env.A: must be a string", "ports: element 0", "isPublic: must be a boolean"}},
+		{"entrypoint (strict)", `{"name":"t","imageName":"i","dockerEntrypoint":["sh"]}`, nil, []string{"dockerEntrypoint: v2 has no entrypoint override", "V1GW_COMPAT_MODE=lenient"}},
+		{"v2 422", `{"name":"t","imageName":"i"}`, []step{{method: "POST", path: "/v2/templates", status: 422, body: problem(422, "Request validation failed.", "$.name: too long")}},
+			[]string{"Request validation failed.: $.name: too long"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, _ := run(t, "CreateTemplate", runOpts{body: tc.body}, tc.script...)
+			wantStatus(t, res, 400)
+			wantMessage(t, res, tc.want...)
+		})
+	}
+}
+
+func TestRTemplate(t *testing.T) {
+	res, _ := run(t, "CreateTemplate", runOpts{body: `{"name":"t","imageName":"i"}`},
+		step{method: "POST", path: "/v2/templates", status: 201, body: tpl("t1")})
+	jsonEqual(t, "v1 template", res.Body, `{"id":"t1","name":"my tpl","category":"NVIDIA","containerDiskInGb":50,"containerRegistryAuthId":"reg1",
+		"dockerStartCmd":["python","a b"],"env":{"K":"v"},"imageName":"img:1","isPublic":false,"isServerless":false,"ports":["8888/http","22/tcp"],
+		"volumeInGb":20,"volumeMountPath":"/workspace"}`)
+	res, _ = run(t, "GetTemplate", runOpts{params: map[string]string{"templateId": "t1"}},
+		step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1", set("mounts", `{}`), set("registry", nil), set("args", ""), set("serverless", true))})
+	jsonEqual(t, "v1 template", res.Body, `{"id":"t1","name":"my tpl","category":"NVIDIA","containerDiskInGb":50,
+		"dockerStartCmd":[],"env":{"K":"v"},"imageName":"img:1","isPublic":false,"isServerless":true,"ports":["8888/http","22/tcp"],"volumeInGb":0}`)
+}
+
+// ---------------------------------------------------------------------------
+// #20 ListTemplates, #21 GetTemplate
+
+func TestListTemplates(t *testing.T) {
+	owned := step{method: "GET", path: "/v2/templates", status: 200, body: tplList(tpl("mine"), tpl("shared", set("public", true)))}
+	catalog := func(source string, ts ...string) step {
+		return step{method: "GET", path: "/v2/catalog/templates", query: "source=" + source, status: 200, body: tplList(ts...)}
+	}
+	t.Run("owned only", func(t *testing.T) {
+		res, _ := run(t, "ListTemplates", runOpts{query: "includeEndpointBoundTemplates=false"}, owned)
+		wantStatus(t, res, 200)
+		var out []v1Template
+		_ = json.Unmarshal(res.Body, &out)
+		if len(out) != 2 || out[0].ID != "mine" || out[0].IsRunpod == nil || *out[0].IsRunpod {
+			t.Errorf("list %s", res.Body)
+		}
+	})
+	t.Run("every slice, deduplicated", func(t *testing.T) {
+		res, f := run(t, "ListTemplates", runOpts{query: "includeRunpodTemplates=true&includePublicTemplates=true&includeEndpointBoundTemplates=true"}, owned,
+			catalog("official", tpl("off1", set("registry", nil)), tpl("shared", set("registry", nil))),
+			catalog("verified", tpl("ver1", set("registry", nil)), tpl("off1", set("registry", nil))),
+			catalog("community", tpl("com1", set("registry", nil))))
+		wantStatus(t, res, 200)
+		var out []v1Template
+		_ = json.Unmarshal(res.Body, &out)
+		var got []string
+		for _, t := range out {
+			got = append(got, fmt.Sprintf("%s:%v", t.ID, *t.IsRunpod))
+		}
+		if fmt.Sprint(got) != "[mine:false shared:false off1:true ver1:false com1:false]" {
+			t.Errorf("got %v", got)
+		}
+		if len(f.calls) != 4 {
+			t.Errorf("%d calls", len(f.calls))
+		}
+	})
+	t.Run("public only; a full catalog page warns", func(t *testing.T) {
+		var many []string
+		for i := 0; i < catalogTemplateCap; i++ {
+			many = append(many, tpl(fmt.Sprintf("c%d", i), set("registry", nil)))
+		}
+		res, _ := run(t, "ListTemplates", runOpts{query: "includePublicTemplates=true"}, owned, catalog("verified"), catalog("community", many...))
+		wantStatus(t, res, 200)
+		wantWarning(t, res, "at most 100")
+	})
+	t.Run("catalog failure fails", func(t *testing.T) {
+		res, _ := run(t, "ListTemplates", runOpts{query: "includeRunpodTemplates=true"}, owned,
+			step{method: "GET", path: "/v2/catalog/templates", query: "source=official", status: 503, body: problem(503, "down")})
+		wantStatus(t, res, 502)
+	})
+	t.Run("empty", func(t *testing.T) {
+		res, _ := run(t, "ListTemplates", runOpts{}, step{method: "GET", path: "/v2/templates", status: 200, body: `{"templates":[]}`})
+		jsonEqual(t, "list", res.Body, `[]`)
+	})
+	t.Run("bad query", func(t *testing.T) {
+		res, _ := run(t, "ListTemplates", runOpts{query: "includeRunpodTemplates=yes"})
+		wantStatus(t, res, 400)
+		wantMessage(t, res, "includeRunpodTemplates")
+	})
+}
+
+func TestGetTemplate(t *testing.T) {
+	params := map[string]string{"templateId": "t1"}
+	res, _ := run(t, "GetTemplate", runOpts{params: params, query: "includePublicTemplates=true"}, step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
+	wantStatus(t, res, 200)
+	if m := decodeV1(t, res.Body); m["isRunpod"] != nil {
+		t.Errorf("isRunpod invented: %s", res.Body)
+	}
+	res, _ = run(t, "GetTemplate", runOpts{params: params}, step{method: "GET", path: "/v2/templates/t1", status: 404, body: problem(404, "template t1 not found")})
+	wantStatus(t, res, 404)
+	res, _ = run(t, "GetTemplate", runOpts{params: params, query: "includeRunpodTemplates=2"})
+	wantStatus(t, res, 400)
+	res, _ = run(t, "GetTemplate", runOpts{params: map[string]string{"templateId": "."}})
+	wantStatus(t, res, 404)
+}
+
+// ---------------------------------------------------------------------------
+// #22 / #24 UpdateTemplate, #23 DeleteTemplate
+
+func TestUpdateTemplate(t *testing.T) {
+	cur := tpl("t1")
+	noMount := tpl("t1", set("mounts", `{}`))
+	get := func(b string) step { return step{method: "GET", path: "/v2/templates/t1", status: 200, body: b} }
+	tests := []struct {
+		name   string
+		body   string
+		pre    []step
+		answer string
+		want   string // PATCH body; "" none
+		warn   []string
+		status int
+		msg    string
+	}{
+		{name: "fields without pre-read", body: `{"name":"n","imageName":"i:2","containerDiskInGb":60,"containerRegistryAuthId":"","dockerStartCmd":[],"env":{},"ports":[],"isPublic":true}`,
+			want: `{"name":"n","image":"i:2","args":"","disk":60,"env":{},"ports":[],"registry":null,"public":true}`},
+		{name: "volume size keeps the path", body: `{"volumeInGb":40}`, pre: []step{get(cur)}, want: `{"mounts":{"persistent":{"size":40,"path":"/workspace"}}}`},
+		{name: "path keeps the size", body: `{"volumeMountPath":"/data"}`, pre: []step{get(cur)}, want: `{"mounts":{"persistent":{"size":20,"path":"/data"}}}`},
+		{name: "a volume added", body: `{"volumeInGb":30}`, pre: []step{get(noMount)}, want: `{"mounts":{"persistent":{"size":30,"path":"/workspace"}}}`},
+		{name: "path without a volume", body: `{"volumeMountPath":"/data"}`, pre: []step{get(noMount)}, status: 400, msg: "has no volume"},
+		{name: "volume 0", body: `{"volumeInGb":0}`, status: 400, msg: "0 would remove"},
+		{name: "readme only: no PATCH", body: `{"readme":"text"}`, pre: []step{get(cur)}, warn: []string{"readme was not stored"}},
+		{name: "empty body", body: `{}`, pre: []step{get(cur)}},
+		{name: "serverless template warns about rollouts", body: `{"imageName":"w:2"}`, answer: tpl("t1", set("serverless", true), set("mounts", `{}`)),
+			want: `{"image":"w:2"}`, warn: []string{"no longer roll out"}},
+		{name: "entrypoint", body: `{"dockerEntrypoint":["x"]}`, status: 400, msg: "dockerEntrypoint"},
+		{name: "category is not part of the update", body: `{"category":"AMD","name":"x"}`, want: `{"name":"x"}`, warn: []string{"category"}},
+	}
+	for _, tc := range tests {
+		for _, opName := range []string{"UpdateTemplate", "UpdateTemplateViaPost"} {
+			t.Run(opName+"/"+tc.name, func(t *testing.T) {
+				script := append([]step{}, tc.pre...)
+				answer := tc.answer
+				if answer == "" {
+					answer = cur
+				}
+				if tc.want != "" {
+					script = append(script, step{method: "PATCH", path: "/v2/templates/t1", status: 200, body: answer})
+				}
+				res, f := run(t, opName, runOpts{params: map[string]string{"templateId": "t1"}, body: tc.body}, script...)
+				if tc.status != 0 {
+					wantStatus(t, res, tc.status)
+					wantMessage(t, res, tc.msg)
+					return
+				}
+				wantStatus(t, res, 200)
+				patches := f.bodies("PATCH", "/v2/templates/t1")
+				if tc.want == "" && len(patches) != 0 {
+					t.Fatalf("unexpected PATCH %v", patches)
+				}
+				if tc.want != "" {
+					jsonEqual(t, "v2 PATCH body", []byte(patches[0]), tc.want)
+				}
+				for _, w := range tc.warn {
+					wantWarning(t, res, w)
+				}
+				if len(tc.warn) == 0 && len(res.Warnings) != 0 {
+					t.Errorf("warnings %v", res.Warnings)
+				}
+			})
+		}
+	}
+	res, _ := run(t, "UpdateTemplate", runOpts{params: map[string]string{"templateId": "pub"}, body: `{"name":"x"}`},
+		step{method: "PATCH", path: "/v2/templates/pub", status: 404, body: problem(404, "template pub not found")})
+	wantStatus(t, res, 400)
+}
+
+func TestDeleteTemplate(t *testing.T) {
+	params := map[string]string{"templateId": "t1"}
+	res, _ := run(t, "DeleteTemplate", runOpts{params: params}, step{method: "DELETE", path: "/v2/templates/t1", status: 204})
+	wantStatus(t, res, 204)
+	res, _ = run(t, "DeleteTemplate", runOpts{params: params}, step{method: "DELETE", path: "/v2/templates/t1", status: 400,
+		body: problem(400, "template t1 cannot be deleted: it is bound to serverless endpoint e1")})
+	wantStatus(t, res, 400)
+	wantMessage(t, res, "bound to serverless endpoint e1")
+	res, _ = run(t, "DeleteTemplate", runOpts{params: params}, step{method: "DELETE", path: "/v2/templates/t1", status: 404, body: problem(404, "template t1 not found")})
+	wantStatus(t, res, 400)
+}
+
+func TestTemplateTransportErrors(t *testing.T) {
+	res, f := run(t, "CreateTemplate", runOpts{body: `{"name":"t","imageName":"i"}`},
+		step{method: "POST", path: "/v2/templates", err: context.DeadlineExceeded})
+	wantStatus(t, res, 504)
+	wantMessage(t, res, "may or may not have been created", `"t"`)
+	if f.count("POST", "/v2/templates") != 1 {
+		t.Error("created again")
+	}
+	res, _ = run(t, "DeleteTemplate", runOpts{params: map[string]string{"templateId": "t1"}},
+		step{method: "DELETE", path: "/v2/templates/t1", err: unavailableErr{}})
+	wantStatus(t, res, 503)
+	res, _ = run(t, "UpdateTemplate", runOpts{params: map[string]string{"templateId": "t1"}, body: `{"volumeInGb":30}`},
+		step{method: "GET", path: "/v2/templates/t1", status: 429, body: problem(429, "slow"), header: http.Header{"Retry-After": {"2"}}})
+	wantStatus(t, res, 429)
+	if res.RetryAfter != "2" {
+		t.Errorf("Retry-After %q", res.RetryAfter)
+	}
+}
