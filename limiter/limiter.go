@@ -25,11 +25,14 @@ type Decision struct {
 // ResetSeconds is Reset rounded up to whole seconds, at least 1, as the
 // RateLimit header and Retry-After want it.
 func (d Decision) ResetSeconds() int {
-	s := int((d.Reset + time.Second - 1) / time.Second)
+	s := d.Reset / time.Second // no d.Reset+time.Second-1: it wraps near the maximum
+	if d.Reset%time.Second > 0 {
+		s++
+	}
 	if s < 1 {
 		s = 1
 	}
-	return s
+	return int(s)
 }
 
 // Limiter counts one request of keyID against a quota of limit requests per
