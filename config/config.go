@@ -103,6 +103,11 @@ type Config struct {
 	// lets a probe through (-breaker-open-for, V1GW_BREAKER_OPEN_FOR,
 	// breaker_open_for).
 	BreakerOpenFor time.Duration
+	// UpstreamMaxBody bounds, in bytes, how much of one v2 answer a
+	// translated request reads; a longer answer is a 502 and is never
+	// buffered beyond it (-upstream-max-body, V1GW_UPSTREAM_MAX_BODY,
+	// upstream_max_body). The /v2 pass-through streams and is not bounded.
+	UpstreamMaxBody int64
 	// UsageFlushInterval is how often the usage counts are written to the
 	// store (-usage-flush-interval, V1GW_USAGE_FLUSH_INTERVAL,
 	// usage_flush_interval).
@@ -128,6 +133,9 @@ const (
 	DefaultBreakerFailures    = 5
 	DefaultBreakerOpenFor     = 10 * time.Second
 	DefaultUsageFlushInterval = 5 * time.Second
+	DefaultUpstreamMaxBody    = 32 << 20
+	MinUpstreamMaxBody        = 64 << 10
+	MaxUpstreamMaxBody        = 1 << 30
 	// MaxKeyNameLen bounds a key_names label.
 	MaxKeyNameLen = 200
 )
@@ -158,6 +166,7 @@ func Default() *Config {
 		LogLevel:           "info",
 		UpstreamRetries:    DefaultUpstreamRetries,
 		BreakerFailures:    DefaultBreakerFailures,
+		UpstreamMaxBody:    DefaultUpstreamMaxBody,
 		BreakerOpenFor:     DefaultBreakerOpenFor,
 		UsageFlushInterval: DefaultUsageFlushInterval,
 	}
@@ -265,6 +274,13 @@ var settings = []setting{
 		set: func(c *Config, v string) error {
 			d, err := parseDuration(v)
 			c.BreakerOpenFor = d
+			return err
+		}},
+	{key: "upstream_max_body", flag: "upstream-max-body", env: "V1GW_UPSTREAM_MAX_BODY", arg: "BYTES", def: strconv.Itoa(DefaultUpstreamMaxBody),
+		help: "most bytes of one v2 answer a translated request reads (64 KiB to 1 GiB); a longer answer is a 502, never buffered beyond it",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.UpstreamMaxBody = int64(n)
 			return err
 		}},
 	{key: "usage_flush_interval", flag: "usage-flush-interval", env: "V1GW_USAGE_FLUSH_INTERVAL", arg: "DURATION", def: DefaultUsageFlushInterval.String(),
@@ -434,6 +450,7 @@ type fileConfig struct {
 	UpstreamRetries    *string           `yaml:"upstream_retries"`
 	BreakerFailures    *string           `yaml:"breaker_failures"`
 	BreakerOpenFor     *string           `yaml:"breaker_open_for"`
+	UpstreamMaxBody    *string           `yaml:"upstream_max_body"`
 	UsageFlushInterval *string           `yaml:"usage_flush_interval"`
 	KeyNames           map[string]string `yaml:"key_names"`
 }
@@ -447,6 +464,7 @@ func (f *fileConfig) scalars() map[string]*string {
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
 		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,
 		"breaker_failures": f.BreakerFailures, "breaker_open_for": f.BreakerOpenFor,
+		"upstream_max_body":    f.UpstreamMaxBody,
 		"usage_flush_interval": f.UsageFlushInterval,
 	}
 }
@@ -648,6 +666,9 @@ func (c *Config) Validate() error {
 	}
 	if c.BreakerOpenFor <= 0 {
 		return c.errorf("breaker_open_for", "%q must be > 0", c.BreakerOpenFor.String())
+	}
+	if c.UpstreamMaxBody < MinUpstreamMaxBody || c.UpstreamMaxBody > MaxUpstreamMaxBody {
+		return c.errorf("upstream_max_body", "%q must be between %d and %d bytes", strconv.FormatInt(c.UpstreamMaxBody, 10), MinUpstreamMaxBody, MaxUpstreamMaxBody)
 	}
 	if c.UsageFlushInterval <= 0 {
 		return c.errorf("usage_flush_interval", "%q must be > 0", c.UsageFlushInterval.String())
@@ -888,6 +909,7 @@ func (c *Config) Redacted() map[string]any {
 		"upstream_retries":          c.UpstreamRetries,
 		"breaker_failures":          c.BreakerFailures,
 		"breaker_open_for":          c.BreakerOpenFor.String(),
+		"upstream_max_body":         c.UpstreamMaxBody,
 		"usage_flush_interval":      c.UsageFlushInterval.String(),
 		"key_names":                 names,
 	}

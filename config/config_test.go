@@ -64,6 +64,7 @@ func TestDefaults(t *testing.T) {
 		{"UpstreamRetries", c.UpstreamRetries, 2},
 		{"BreakerFailures", c.BreakerFailures, 5},
 		{"BreakerOpenFor", c.BreakerOpenFor, 10 * time.Second},
+		{"UpstreamMaxBody", c.UpstreamMaxBody, int64(32 << 20)},
 		{"UsageFlushInterval", c.UsageFlushInterval, 5 * time.Second},
 		{"KeyNames", len(c.KeyNames), 0},
 	}
@@ -217,6 +218,7 @@ func TestEveryFlagEnvAndFileKey(t *testing.T) {
 		{"breaker-failures", "V1GW_BREAKER_FAILURES", "breaker_failures", "3", func(c *Config) bool { return c.BreakerFailures == 3 }},
 		{"breaker-open-for", "V1GW_BREAKER_OPEN_FOR", "breaker_open_for", "2s", func(c *Config) bool { return c.BreakerOpenFor == 2*time.Second }},
 		{"usage-flush-interval", "V1GW_USAGE_FLUSH_INTERVAL", "usage_flush_interval", "1m", func(c *Config) bool { return c.UsageFlushInterval == time.Minute }},
+		{"upstream-max-body", "V1GW_UPSTREAM_MAX_BODY", "upstream_max_body", "1048576", func(c *Config) bool { return c.UpstreamMaxBody == 1<<20 }},
 	}
 	for _, tt := range cases {
 		t.Run(tt.key+"="+tt.value, func(t *testing.T) {
@@ -378,6 +380,9 @@ func TestErrors(t *testing.T) {
 		{"breaker open for zero", []string{"-breaker-open-for", "0"}, nil, "", `config: -breaker-open-for: "0s" must be > 0`},
 		{"usage flush junk", nil, env{"V1GW_USAGE_FLUSH_INTERVAL": "often"}, "", `config: V1GW_USAGE_FLUSH_INTERVAL: "often" is not a duration`},
 		{"usage flush zero", nil, nil, "usage_flush_interval: 0\n", `v1gateway.yaml: usage_flush_interval: "0s" must be > 0`},
+		{"upstream max body junk", nil, env{"V1GW_UPSTREAM_MAX_BODY": "32MiB"}, "", `config: V1GW_UPSTREAM_MAX_BODY: "32MiB" is not an integer`},
+		{"upstream max body too small", []string{"-upstream-max-body", "1000"}, nil, "", `config: -upstream-max-body: "1000" must be between 65536 and 1073741824 bytes`},
+		{"upstream max body too large", nil, nil, "upstream_max_body: 2147483648\n", `v1gateway.yaml: upstream_max_body: "2147483648" must be between 65536 and 1073741824 bytes`},
 		{"key names need a secret", nil, nil, "key_names:\n  k_abc: CI\n", "key_names: needs V1GW_KEY_HASH_SECRET"},
 		{"key name empty", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: \"\"\n", `key_names: key id "k_abc": the name must not be empty`},
 		{"key name control", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: \"a\\x01b\"\n", `key id "k_abc": the name must not contain control characters`},
@@ -612,7 +617,7 @@ func TestSettingsListsEveryName(t *testing.T) {
 		seen[s.Key] = true
 	}
 	for _, k := range []string{"listen", "upstream_url", "redis_url", "rate_limit_per_minute", "compat_mode", "reset_mode", "key_hash_secret", "key_limits",
-		"key_names", "upstream_retries", "breaker_failures", "breaker_open_for", "usage_flush_interval"} {
+		"key_names", "upstream_retries", "breaker_failures", "breaker_open_for", "upstream_max_body", "usage_flush_interval"} {
 		if !seen[k] {
 			t.Errorf("Settings() lacks %s", k)
 		}
