@@ -1,0 +1,126 @@
+package translate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// MaxJSONDepth is how deeply a v1 request body may nest objects and arrays.
+// The deepest v1 body (a pod's env map inside the body object) needs 2;
+// anything far beyond is hostile or a mistake, and is refused with 400
+// before it costs the decoder any work.
+const MaxJSONDepth = 32
+
+// checkJSONInput refuses, with a message naming the problem, what
+// encoding/json would otherwise accept silently or at great cost: invalid
+// UTF-8 (json replaces it with U+FFFD), nesting deeper than MaxJSONDepth
+// (json allows 10000 levels), and duplicate object keys at any level (json
+// keeps the last one: the input is ambiguous, so it is rejected naming the
+// key). Syntax errors are left to the decoder, which reports them with an
+// offset: checkJSONInput returns "" for them.
+func checkJSONInput(body []byte) string {
+	if !utf8.Valid(body) {
+		off := 0
+		for off < len(body) {
+			r, n := utf8.DecodeRune(body[off:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			off += n
+		}
+		return fmt.Sprintf("request body is not valid UTF-8 (at byte %d)", off)
+	}
+	// Depth first, with a cheap scan, so that a deeply nested body is
+	// refused before any decoder walks it.
+	depth, inStr, esc := 0, false, false
+	for _, c := range body {
+		switch {
+		case inStr:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+		case c == '"':
+			inStr = true
+		case c == '{' || c == '[':
+			depth++
+			if depth > MaxJSONDepth {
+				return fmt.Sprintf("request body: JSON nested deeper than %d levels", MaxJSONDepth)
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	// Duplicate keys, at every level.
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var stack []*jsonFrame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return ""
+		}
+		if err != nil {
+			return "" // a syntax error: the decoder reports it
+		}
+		var top *jsonFrame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.obj && top.expectKey {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:len(stack)-1]
+				valueDone(stack)
+				continue
+			}
+			k, _ := tok.(string)
+			if _, dup := top.keys[k]; dup {
+				return fmt.Sprintf("request body: duplicate key %q%s: send each field once", k, top.path)
+			}
+			top.keys[k] = struct{}{}
+			top.expectKey = false
+			continue
+		}
+		if d, ok := tok.(json.Delim); ok {
+			switch d {
+			case '{', '[':
+				f := &jsonFrame{obj: d == '{', expectKey: true}
+				if f.obj {
+					f.keys = map[string]struct{}{}
+				}
+				if len(stack) > 0 {
+					f.path = " (in a nested object)"
+				}
+				stack = append(stack, f)
+			default: // ']' ('}' is handled above)
+				stack = stack[:len(stack)-1]
+				valueDone(stack)
+			}
+			continue
+		}
+		valueDone(stack)
+	}
+}
+
+// valueDone marks a value complete in the innermost object of stack, which
+// then expects a key again.
+func valueDone(stack []*jsonFrame) {
+	if n := len(stack); n > 0 && stack[n-1].obj {
+		stack[n-1].expectKey = true
+	}
+}
+
+// jsonFrame is one open object or array of checkJSONInput's walk.
+type jsonFrame struct {
+	obj       bool
+	expectKey bool
+	keys      map[string]struct{}
+	path      string
+}
