@@ -15,12 +15,11 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gorilla/mux"
 	"github.com/rs/zerolog"
-	"go.opentelemetry.io/contrib/instrumentation/net/http/otelhttp"
-	"go.opentelemetry.io/otel/metric/noop"
 
 	"github.com/v1gateway/v1gateway/config"
 	"github.com/v1gateway/v1gateway/limiter"
@@ -69,12 +68,14 @@ type Gateway struct {
 	now      func() time.Time
 	secret   []byte
 	router   *mux.Router
+	v2       http.Handler // the /v2/ pass-through, as routed
 	catalog  *catalogCache
 	handler  http.Handler
 	usage    *usage.Batcher
 	tel      *Telemetry
 	metrics  *metrics
 	breaker  *breaker
+	keyIDs   *keyIDCache
 
 	deprecation string
 	sunset      string
@@ -96,6 +97,7 @@ func New(o Options) (*Gateway, error) {
 		limiter:     o.Limiter,
 		now:         o.Now,
 		secret:      []byte(o.Config.KeyHashSecret),
+		keyIDs:      newKeyIDCache([]byte(o.Config.KeyHashSecret)),
 		deprecation: "@" + strconv.FormatInt(DeprecatedAt.Unix(), 10),
 		usage:       o.Usage,
 		tel:         o.Telemetry,
@@ -141,13 +143,12 @@ func New(o Options) (*Gateway, error) {
 	}
 	// Each attempt is a client span whose context goes upstream in
 	// traceparent; the gateway's own metrics count the calls.
-	traced := otelhttp.NewTransport(raw,
-		otelhttp.WithTracerProvider(g.tel.tracerProvider),
-		otelhttp.WithPropagators(g.tel.propagator),
-		otelhttp.WithMeterProvider(noop.NewMeterProvider()),
-		otelhttp.WithSpanNameFormatter(func(_ string, r *http.Request) string { return "v2 " + r.Method }))
+	traced := newClientTracing(raw, g.tel.tracerProvider, g.tel.propagator)
 	rt := newResilientTransport(traced, g.breaker, ro, g.metrics)
 	g.upstream = NewUpstream(base, rt)
+	if o.Config.UpstreamMaxBody > 0 {
+		g.upstream.MaxBody = o.Config.UpstreamMaxBody
+	}
 	if !o.Config.Sunset.IsZero() {
 		g.sunset = o.Config.Sunset.UTC().Format(http.TimeFormat)
 		if o.Config.SunsetLink != "" {
@@ -156,7 +157,7 @@ func New(o Options) (*Gateway, error) {
 	}
 	g.catalog = newCatalogCache(CatalogTTL, g.now)
 	g.router = g.routes(rt)
-	g.handler = g.withRequestID(g.withObservability(g.withV1Headers(g.withBodyLimit(g.router))))
+	g.handler = g.withRequestID(g.withObservability(g.withV1Headers(g.withBodyLimit(http.HandlerFunc(g.route)))))
 	return g, nil
 }
 
@@ -173,6 +174,17 @@ func (g *Gateway) Telemetry() *Telemetry { return g.tel }
 // "half-open" or "open".
 func (g *Gateway) BreakerState() string { return g.breaker.state().String() }
 
+// route sends /v2/... straight to the pass-through (gorilla/mux would first
+// try the pattern of every v1 route; the outcome is the same, as no v1 route
+// starts with /v2/) and everything else to the router.
+func (g *Gateway) route(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.EscapedPath(), "/v2/") {
+		g.v2.ServeHTTP(w, r)
+		return
+	}
+	g.router.ServeHTTP(w, r)
+}
+
 func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	m := mux.NewRouter()
 	m.UseEncodedPath() // ids are matched percent-encoded, never decoded into another route
@@ -185,11 +197,13 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 		}
 		m.Handle("/v1"+op.Path, named(op.Name, h)).Methods(op.Method)
 	}
-	m.PathPrefix("/v2/").Handler(named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt)))))
+	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
+	m.PathPrefix("/v2/").Handler(g.v2)
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path))
 	})
 	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Allow", allowedMethods(m, r))
 		writeError(w, r, http.StatusMethodNotAllowed, fmt.Sprintf("method %s is not allowed on %s", r.Method, r.URL.Path))
 	})
 	return m
@@ -204,6 +218,9 @@ const (
 
 // RequestID returns the request id the gateway assigned to r.
 func RequestID(ctx context.Context) string {
+	if i := infoFrom(ctx); i != nil && i.requestID != "" {
+		return i.requestID
+	}
 	s, _ := ctx.Value(ctxRequestID).(string)
 	return s
 }
@@ -212,10 +229,10 @@ func newRequestID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	const hex = "0123456789abcdef"
-	out := make([]byte, 24)
+	var out [24]byte
 	for i, c := range b {
 		out[2*i] = hex[c>>4]
 		out[2*i+1] = hex[c&15]
 	}
-	return string(out)
+	return string(out[:])
 }

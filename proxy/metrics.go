@@ -3,8 +3,8 @@ package proxy
 import (
 	"context"
 	"strconv"
-	"strings"
 	"sync"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
@@ -48,7 +48,7 @@ var latencyBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 type metrics struct {
 	requests         metric.Int64Counter
 	requestDuration  metric.Float64Histogram
-	inflight         metric.Int64UpDownCounter
+	inflightN        atomic.Int64 // requests being served, observed as metricInflight
 	upstreamCalls    metric.Int64Counter
 	upstreamDuration metric.Float64Histogram
 	upstreamRetries  metric.Int64Counter
@@ -74,7 +74,9 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	out.requestDuration, e = m.Float64Histogram(metricRequestDuration, metric.WithUnit("s"),
 		metric.WithDescription("Time to answer a request, by operation and HTTP status."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
 	must(e)
-	out.inflight, e = m.Int64UpDownCounter(metricInflight, metric.WithDescription("Requests being served."))
+	// In flight: an atomic counter read at collection time, rather than two
+	// synchronous measurements per request.
+	inflight, e := m.Int64ObservableUpDownCounter(metricInflight, metric.WithDescription("Requests being served."))
 	must(e)
 	out.upstreamCalls, e = m.Int64Counter(metricUpstreamCalls, metric.WithDescription("Calls to v2 (each attempt), by operation, method and status (HTTP code, error, timeout or breaker_open)."))
 	must(e)
@@ -111,6 +113,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 		return nil, err
 	}
 	_, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		o.ObserveInt64(inflight, out.inflightN.Load())
 		o.ObserveInt64(breaker, int64(g.breaker.state()))
 		if sl, ok := g.limiter.(statsLimiter); ok {
 			st := sl.Stats()
@@ -133,32 +136,74 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 			o.ObserveInt64(dropped, int64(st.Dropped))
 		}
 		return nil
-	}, breaker, fallback, redisCalls, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped)
+	}, inflight, breaker, fallback, redisCalls, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped)
 	if err != nil {
 		return nil, err
 	}
 	return &out, nil
 }
 
+// attrKey is a label combination: up to three name/value pairs.
+type attrKey [6]string
+
 // attrCache keeps one attribute set per label combination, so that the
 // request path does not build sets. Its size is bounded by the label
-// values, which are bounded.
-var attrCache sync.Map // string -> metric.MeasurementOption
+// values, which are bounded. Reads are lock-free (an immutable map, copied
+// on the rare insert) and allocation-free.
+var (
+	attrCache   atomic.Pointer[map[attrKey]metric.MeasurementOption]
+	attrCacheMu sync.Mutex // serialises inserts
+)
 
 func cachedAttrs(kv ...string) metric.MeasurementOption {
-	key := strings.Join(kv, "\x00")
-	if v, ok := attrCache.Load(key); ok {
-		return v.(metric.MeasurementOption)
+	var k attrKey
+	copy(k[:], kv)
+	if m := attrCache.Load(); m != nil {
+		if o, ok := (*m)[k]; ok {
+			return o
+		}
+	}
+	attrCacheMu.Lock()
+	defer attrCacheMu.Unlock()
+	old := attrCache.Load()
+	if old != nil {
+		if o, ok := (*old)[k]; ok {
+			return o
+		}
 	}
 	attrs := make([]attribute.KeyValue, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		attrs = append(attrs, attribute.String(kv[i], kv[i+1]))
 	}
 	o := metric.WithAttributeSet(attribute.NewSet(attrs...))
-	attrCache.Store(key, o)
+	next := make(map[attrKey]metric.MeasurementOption, 1)
+	if old != nil {
+		next = make(map[attrKey]metric.MeasurementOption, len(*old)+1)
+		for kk, v := range *old {
+			next[kk] = v
+		}
+	}
+	next[k] = o
+	attrCache.Store(&next)
 	return o
 }
 
+// statusStrings holds "100" … "599", so that labelling a status does not
+// allocate.
+var statusStrings = func() (t [600]string) {
+	for i := 100; i < len(t); i++ {
+		t[i] = strconv.Itoa(i)
+	}
+	return t
+}()
+
+func statusString(code int) string {
+	if code >= 100 && code < len(statusStrings) {
+		return statusStrings[code]
+	}
+	return strconv.Itoa(code)
+}
+
 func opStatusAttrs(op string, status int) metric.MeasurementOption {
-	return cachedAttrs("operation", op, "status", strconv.Itoa(status))
+	return cachedAttrs("operation", op, "status", statusString(status))
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/v1gateway/v1gateway/limiter"
 )
@@ -33,8 +34,11 @@ func (g *Gateway) withRequestID(next http.Handler) http.Handler {
 		if !validRequestID(id) {
 			id = newRequestID()
 		}
-		w.Header().Set("X-Request-Id", id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxRequestID, id)))
+		w.Header()["X-Request-Id"] = []string{id}
+		// The request's reqInfo (see withObservability) carries the id:
+		// one context value for everything the layers learn.
+		info := &reqInfo{op: opUnknown, requestID: id}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), infoKey{}, info)))
 	})
 }
 
@@ -87,15 +91,23 @@ func bearerToken(r *http.Request) string {
 // whether it is valid. Without one the request never leaves the gateway.
 func (g *Gateway) withAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if len(r.Header.Values("Authorization")) > 1 {
+			// Ambiguous: which key should be charged and forwarded?
+			writeError(w, r, http.StatusBadRequest, "more than one Authorization header: send exactly one")
+			return
+		}
 		tok := bearerToken(r)
 		if tok == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="v1gateway"`)
 			writeError(w, r, http.StatusUnauthorized, "missing API key: send it as Authorization: Bearer <key>")
 			return
 		}
-		keyID := limiter.KeyID(g.secret, tok)
+		keyID := g.keyIDs.get(tok)
 		if i := infoFrom(r.Context()); i != nil {
+			// The reqInfo carries it (KeyIDFrom): no new context.
 			i.keyID = keyID
+			next.ServeHTTP(w, r)
+			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxKeyID, keyID)))
 	})
@@ -103,8 +115,44 @@ func (g *Gateway) withAuth(next http.Handler) http.Handler {
 
 // KeyIDFrom returns the key id of the request's API key ("" before auth).
 func KeyIDFrom(ctx context.Context) string {
+	if i := infoFrom(ctx); i != nil && i.keyID != "" {
+		return i.keyID
+	}
 	s, _ := ctx.Value(ctxKeyID).(string)
 	return s
+}
+
+// keyIDCache remembers the key id of recent tokens: limiter.KeyID is an
+// HMAC-SHA256 (four SHA-256 blocks and two allocations) that every
+// authenticated request would otherwise pay again for the same few keys.
+// Bounded: it starts over when full.
+type keyIDCache struct {
+	secret []byte
+	max    int
+
+	mu  sync.RWMutex
+	ids map[string]string // token -> key id
+}
+
+func newKeyIDCache(secret []byte) *keyIDCache {
+	return &keyIDCache{secret: secret, max: 4096, ids: make(map[string]string)}
+}
+
+func (c *keyIDCache) get(token string) string {
+	c.mu.RLock()
+	id, ok := c.ids[token]
+	c.mu.RUnlock()
+	if ok {
+		return id
+	}
+	id = limiter.KeyID(c.secret, token)
+	c.mu.Lock()
+	if len(c.ids) >= c.max {
+		clear(c.ids)
+	}
+	c.ids[token] = id
+	c.mu.Unlock()
+	return id
 }
 
 // limitFor is the per-minute quota of a key id: its override from the
@@ -164,7 +212,8 @@ func (g *Gateway) limiterDecision(ctx context.Context, info *reqInfo, decision s
 
 // setRateLimitHeaders writes the IETF httpapi RateLimit headers, in the
 // same form v2 sends them.
+// Negative counts (never sent by the draft's grammar) are written as 0.
 func setRateLimitHeaders(h http.Header, d limiter.Decision) {
-	h.Set("RateLimit-Policy", `"minute";q=`+strconv.Itoa(d.Limit)+`;w=60`)
-	h.Set("RateLimit", `"minute";r=`+strconv.Itoa(d.Remaining)+`;t=`+strconv.Itoa(d.ResetSeconds()))
+	h.Set("RateLimit-Policy", `"minute";q=`+strconv.Itoa(max(d.Limit, 0))+`;w=60`)
+	h.Set("RateLimit", `"minute";r=`+strconv.Itoa(max(d.Remaining, 0))+`;t=`+strconv.Itoa(d.ResetSeconds()))
 }

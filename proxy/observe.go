@@ -18,8 +18,12 @@ import (
 // access-log line, metrics, span and usage record. The handlers fill it in;
 // withObservability reads it once the answer is written.
 type reqInfo struct {
-	op    string // v1 operation name, "v2-passthrough" or "unknown"
-	keyID string // after auth
+	op        string // v1 operation name, "v2-passthrough" or "unknown"
+	keyID     string // after auth
+	requestID string // set by withRequestID
+	// sw is the request's statusWriter (allocated with reqInfo: one
+	// allocation per request for both).
+	sw statusWriter
 
 	mu          sync.Mutex
 	calls       []string // "GET /v2/pods -> 200"
@@ -116,22 +120,35 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // withObservability wraps every request (inside the request id): a server
 // span continuing the caller's W3C trace context, then, once answered, one
 // access-log line, the request metrics and the usage record.
+//
+// Hot path: the reqInfo comes from withRequestID (one allocation for it and
+// the statusWriter), and the request is copied (WithContext) only when a
+// span is started. No server span is started when nothing would record or
+// export it (see Telemetry.unsampledRoots) and the caller sent no trace
+// context: the upstream then still receives a traceparent, from the client
+// span (a new, unsampled trace, as before).
 func (g *Gateway) withObservability(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		info := &reqInfo{op: opUnknown}
-		ctx := g.tel.propagator.Extract(r.Context(), propagation.HeaderCarrier(r.Header))
-		ctx, span := g.tel.tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer),
-			trace.WithAttributes(attribute.String("http.request.method", r.Method), attribute.String("url.path", r.URL.EscapedPath())))
-		ctx = context.WithValue(ctx, infoKey{}, info)
-		g.metrics.inflight.Add(ctx, 1)
-		sw := &statusWriter{ResponseWriter: w}
+		ctx := r.Context()
+		info := infoFrom(ctx)
+		if info == nil {
+			info = &reqInfo{op: opUnknown}
+			ctx = context.WithValue(ctx, infoKey{}, info)
+		}
+		ctx, span := g.startServerSpan(ctx, r)
+		if ctx != r.Context() {
+			r = r.WithContext(ctx)
+		}
+		g.metrics.inflightN.Add(1)
+		sw := &info.sw
+		sw.ResponseWriter = w
 		defer func() {
 			// A panic (http.ErrAbortHandler from the pass-through when a
 			// stream breaks, or a bug) is still logged and counted, then
 			// handed on to net/http.
 			p := recover()
-			g.metrics.inflight.Add(ctx, -1)
+			g.metrics.inflightN.Add(-1)
 			switch {
 			case sw.status == 0 && p != nil:
 				sw.status = http.StatusInternalServerError
@@ -147,22 +164,44 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 				}
 			}()
 			dur := time.Since(start)
-			g.metrics.requests.Add(ctx, 1, opStatusAttrs(info.op, sw.status))
-			g.metrics.requestDuration.Record(ctx, dur.Seconds(), opStatusAttrs(info.op, sw.status))
+			attrs := opStatusAttrs(info.op, sw.status)
+			g.metrics.requests.Add(ctx, 1, attrs)
+			g.metrics.requestDuration.Record(ctx, dur.Seconds(), attrs)
 			if info.keyID != "" && info.op != opUnknown && g.usage != nil {
 				g.usage.Record(info.keyID, info.op)
 			}
-			span.SetName(info.op)
-			span.SetAttributes(attribute.String("v1gw.operation", info.op), attribute.Int("http.response.status_code", sw.status),
-				attribute.String("v1gw.request_id", RequestID(ctx)))
-			if sw.status >= 500 {
-				span.SetStatus(codes.Error, http.StatusText(sw.status))
+			if span != nil {
+				if span.IsRecording() {
+					span.SetName(info.op)
+					span.SetAttributes(attribute.String("v1gw.operation", info.op), attribute.Int("http.response.status_code", sw.status),
+						attribute.String("v1gw.request_id", RequestID(ctx)))
+					if sw.status >= 500 {
+						span.SetStatus(codes.Error, http.StatusText(sw.status))
+					}
+				}
+				span.End()
 			}
-			span.End()
 			g.accessLog(r, sw, info, dur)
 		}()
-		next.ServeHTTP(sw, r.WithContext(ctx))
+		next.ServeHTTP(sw, r)
 	})
+}
+
+// startServerSpan continues the caller's trace context, if any, in a
+// server span; it returns a nil span when none is needed (nothing records
+// or exports spans and the caller sent no trace context).
+func (g *Gateway) startServerSpan(ctx context.Context, r *http.Request) (context.Context, trace.Span) {
+	t := g.tel
+	if t.hasPropagationHeaders(r.Header) {
+		ctx = t.propagator.Extract(ctx, propagation.HeaderCarrier(r.Header))
+	} else if t.unsampledRoots {
+		return ctx, nil
+	}
+	ctx, span := t.tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
+	if span.IsRecording() {
+		span.SetAttributes(attribute.String("http.request.method", r.Method), attribute.String("url.path", r.URL.EscapedPath()))
+	}
+	return ctx, span
 }
 
 // accessLog writes the request's one line: never a token, never a body.

@@ -272,7 +272,7 @@ func (t *resilientTransport) attempt(req *http.Request) (*http.Response, error) 
 	}
 	if resp != nil {
 		code = resp.StatusCode
-		status = strconv.Itoa(code)
+		status = statusString(code)
 	}
 	t.metrics.upstreamCalls.Add(ctx, 1, cachedAttrs("operation", op, "method", req.Method, "status", status))
 	t.metrics.upstreamDuration.Record(ctx, dur.Seconds(), cachedAttrs("operation", op, "method", req.Method))

@@ -59,6 +59,24 @@ type Telemetry struct {
 	meter          metric.Meter
 	// OTLPTraces and OTLPMetrics tell whether anything is exported.
 	OTLPTraces, OTLPMetrics bool
+	// unsampledRoots: a span without a sampled parent is never recorded
+	// (no exporter: ParentBased(NeverSample)), so a request without trace
+	// context needs no server span of its own.
+	unsampledRoots bool
+	// propHeaders are the canonical names of the headers the propagator
+	// reads; a request with none of them has no trace context to extract.
+	propHeaders []string
+}
+
+// hasPropagationHeaders reports whether h holds any header the propagator
+// reads (map lookups only: no canonicalisation, no allocation).
+func (t *Telemetry) hasPropagationHeaders(h http.Header) bool {
+	for _, k := range t.propHeaders {
+		if _, ok := h[k]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // NewTelemetry builds the providers. It never connects anywhere: an OTLP
@@ -127,6 +145,10 @@ func NewTelemetry(ctx context.Context, o TelemetryOptions) (*Telemetry, error) {
 		// Nothing is exported: record only what the caller's own trace
 		// asks for, so that trace context still flows upstream.
 		topts = append(topts, sdktrace.WithSampler(sdktrace.ParentBased(sdktrace.NeverSample())))
+		t.unsampledRoots = true
+	}
+	for _, f := range t.propagator.Fields() {
+		t.propHeaders = append(t.propHeaders, http.CanonicalHeaderKey(f))
 	}
 	t.tracerProvider = sdktrace.NewTracerProvider(topts...)
 	t.tracer = t.tracerProvider.Tracer("github.com/v1gateway/v1gateway/proxy")

@@ -51,8 +51,10 @@ func NewTransport(o UpstreamOptions) *http.Transport {
 
 // Upstream makes the v2 calls of translated v1 operations.
 type Upstream struct {
-	base   *url.URL
-	client *http.Client
+	base       *url.URL
+	baseString string   // base without path, query or fragment
+	userAgent  []string // User-Agent of every call
+	client     *http.Client
 	// MaxBody bounds how much of a v2 answer is read (default 32 MiB), so
 	// that a misbehaving upstream cannot exhaust the gateway's memory.
 	MaxBody int64
@@ -64,7 +66,9 @@ func NewUpstream(base *url.URL, rt http.RoundTripper) *Upstream {
 	if rt == nil {
 		rt = NewTransport(UpstreamOptions{})
 	}
-	return &Upstream{base: base, client: &http.Client{Transport: rt, CheckRedirect: noRedirects}, MaxBody: 32 << 20}
+	b := url.URL{Scheme: base.Scheme, User: base.User, Host: base.Host}
+	return &Upstream{base: base, baseString: b.String(), userAgent: []string{"v1gateway/" + Version},
+		client: &http.Client{Transport: rt, CheckRedirect: noRedirects}, MaxBody: 32 << 20}
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -84,6 +88,13 @@ type Response struct {
 	Header http.Header
 	Body   []byte
 }
+
+// Header values every upstream call shares (read-only: the transport and
+// the tracing layer copy the header map before changing it).
+var (
+	hdrAcceptJSON      = []string{"application/json"}
+	hdrContentTypeJSON = []string{"application/json"}
+)
 
 // Do performs c with the caller's bearer token and request id. It returns
 // an error only when no HTTP answer was obtained (connection, timeout,
@@ -105,32 +116,67 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 	if c.Body != nil {
 		body = bytes.NewReader(c.Body)
 	}
-	req, err := http.NewRequestWithContext(ctx, c.Method, target.String(), body)
+	// The request is built on the pre-parsed base URL rather than from
+	// target.String(), which would only be parsed again.
+	req, err := http.NewRequestWithContext(ctx, c.Method, u.baseString, body)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Accept", "application/json")
+	req.URL = &target
+	h := req.Header
+	h["Accept"] = hdrAcceptJSON
 	if c.Body != nil {
-		req.Header.Set("Content-Type", "application/json")
+		h["Content-Type"] = hdrContentTypeJSON
 	}
 	if authorization != "" {
-		req.Header.Set("Authorization", authorization)
+		h["Authorization"] = []string{authorization}
 	}
 	if requestID != "" {
-		req.Header.Set("X-Request-Id", requestID)
+		h["X-Request-Id"] = []string{requestID}
 	}
-	req.Header.Set("User-Agent", "v1gateway/"+Version)
+	h["User-Agent"] = u.userAgent
 	resp, err := u.client.Do(req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, u.MaxBody+1))
+	b, err := readBody(resp.Body, resp.ContentLength, u.MaxBody)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(b)) > u.MaxBody {
-		return nil, fmt.Errorf("upstream answer larger than %d bytes", u.MaxBody)
-	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
+}
+
+// readBody reads a whole answer of at most limit bytes. With a declared
+// length it allocates the buffer once, at its size (io.ReadAll would grow
+// a 100 KB pod list through a dozen copies), and still reads to EOF so
+// that the connection goes back to the pool.
+func readBody(r io.Reader, length, limit int64) ([]byte, error) {
+	if length < 0 || length > limit {
+		b, err := io.ReadAll(io.LimitReader(r, limit+1))
+		if err != nil {
+			return nil, err
+		}
+		if int64(len(b)) > limit {
+			return nil, &AnswerTooLargeError{Limit: limit}
+		}
+		return b, nil
+	}
+	b := make([]byte, length)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return nil, err
+	}
+	var probe [1]byte
+	for {
+		n, err := r.Read(probe[:])
+		if n > 0 {
+			return nil, fmt.Errorf("upstream answer longer than its Content-Length of %d bytes", length)
+		}
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

@@ -123,9 +123,12 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 				w.Header().Set("Cache-Control", cc)
 			}
 			writeResultAs(w, res, op.ContentType())
-			return
+		} else {
+			writeResult(w, res)
 		}
-		writeResult(w, res)
+		// Written: the buffer can serve another answer (a no-op for bodies
+		// that do not come from translate's pool).
+		translate.ReleaseBody(res.Body)
 	})
 }
 

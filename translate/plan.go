@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -129,7 +130,10 @@ func FromV2Error(op *Operation, a *V2Answer) *Result {
 // FromCallError is the v1 answer when v2 gave no HTTP answer at all.
 func FromCallError(err error) *Result {
 	var ue interface{ Unavailable() bool }
+	var tl interface{ AnswerTooLarge() int64 }
 	switch {
+	case errors.As(err, &tl):
+		return Fail(http.StatusBadGateway, fmt.Sprintf("the v2 answer is larger than the gateway's limit of %d bytes", tl.AnswerTooLarge()))
 	case errors.Is(err, context.DeadlineExceeded):
 		return Fail(http.StatusGatewayTimeout, "upstream v2 API did not answer in time")
 	case errors.As(err, &ue) && ue.Unavailable():

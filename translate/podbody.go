@@ -107,6 +107,9 @@ func parseBodyObject(body []byte, schema string) (*bodyFields, string) {
 		}
 		return nil, "request body must be a JSON object (" + schema + ")"
 	}
+	if msg := checkJSONInput(trimmed); msg != "" {
+		return nil, msg
+	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &obj); err != nil {
 		var se *json.SyntaxError

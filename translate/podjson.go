@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"net/http"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -44,6 +45,21 @@ type jreader struct {
 	mounts_ slab[v2PersistentMount]
 	rts     slab[v2PodRuntime]
 	ports   []v2RuntimePort
+
+	// stream: pods are decoded one at a time into reused storage (see
+	// podStream); net is the reused buffer of network mounts.
+	stream bool
+	net    []v2NetworkMount
+}
+
+// resetPodStorage makes the storage of the previous pod available to the
+// next one (stream mode: the previous pod is no longer used).
+func (r *jreader) resetPodStorage() {
+	r.gpus.buf = r.gpus.buf[:0]
+	r.cpus.buf = r.cpus.buf[:0]
+	r.mounts_.buf = r.mounts_.buf[:0]
+	r.rts.buf = r.rts.buf[:0]
+	r.ports = r.ports[:0]
 }
 
 // slab hands out pointers to elements of chunks that never grow in place,
@@ -644,16 +660,186 @@ func decodePodList(b []byte) ([]v2Pod, error) {
 	return pods, nil
 }
 
+// podBox is a pod with room for its parts: one allocation for a single pod
+// instead of one per part (and chunks sized for lists).
+type podBox struct {
+	p   v2Pod
+	gpu [1]v2PodGPU
+	cpu [1]v2PodCPU
+	pm  [1]v2PersistentMount
+	rt  [1]v2PodRuntime
+}
+
 // decodePod decodes one v2 Pod.
 func decodePod(b []byte) (*v2Pod, error) {
-	r := newJReader(b)
-	p := &v2Pod{}
-	r.pod(p)
+	r := jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
+	box := new(podBox)
+	r.gpus.buf, r.cpus.buf, r.mounts_.buf, r.rts.buf = box.gpu[:0], box.cpu[:0], box.pm[:0], box.rt[:0]
+	r.pod(&box.p)
 	r.end()
 	if r.err != nil {
 		return nil, r.err
 	}
-	return p, nil
+	return &box.p, nil
+}
+
+// podStream decodes the pods of a v2 ListPodsResponse one at a time, with
+// decodePodList's semantics (same pods, same errors), but without a slice
+// of pods: each pod is decoded into the caller's v2Pod, and its parts
+// (gpu, cpu, mounts, runtime ports) into storage reused by the next pod, so
+// a pod is valid until the next call of next. The gateway's largest answer
+// (GET /v1/pods) is thus mapped and encoded pod by pod with a few
+// allocations in all, instead of a 100-pod slice for the garbage collector
+// to zero, scan and free.
+//
+//	var s podStream
+//	s.init(body)
+//	for s.next(&p) { … }
+//	err := s.finish()
+//
+// Like encoding/json, a repeated "pods" member replaces the earlier one: s.resets
+// counts the "pods" members seen, and a caller that keeps something per
+// pod starts over when it changes.
+type podStream struct {
+	r         jreader
+	state     uint8 // 0: before the object, 1: in its members, 2: in the pods array, 3: done
+	firstKey  bool
+	firstElem bool
+	seen      bool
+	resets    int
+}
+
+func (s *podStream) init(b []byte) {
+	s.r = jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), stream: true}
+}
+
+// next decodes the next pod into p; false at the end of the list or on an
+// error (see finish).
+func (s *podStream) next(p *v2Pod) bool {
+	r := &s.r
+	for {
+		switch s.state {
+		case 0:
+			s.state = 3
+			if !r.beginObject() {
+				return false
+			}
+			s.state, s.firstKey = 1, true
+		case 1:
+			k, ok := r.nextKey(&s.firstKey)
+			if !ok {
+				s.state = 3
+				return false
+			}
+			if k != "pods" {
+				r.skip()
+				continue
+			}
+			s.seen = true
+			s.resets++
+			if r.null() {
+				continue
+			}
+			if !r.beginArray() {
+				s.state = 3
+				return false
+			}
+			s.state, s.firstElem = 2, true
+		case 2:
+			if !r.nextElem(&s.firstElem) {
+				s.state = 1
+				if r.err != nil {
+					s.state = 3
+					return false
+				}
+				continue
+			}
+			*p = v2Pod{}
+			r.resetPodStorage()
+			r.pod(p)
+			if r.err != nil {
+				s.state = 3
+				return false
+			}
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// finish reads to the end of the document and returns decodePodList's
+// error, if any.
+func (s *podStream) finish() error {
+	for s.state != 3 {
+		var p v2Pod
+		s.next(&p)
+	}
+	s.r.end()
+	if s.r.err != nil {
+		return s.r.err
+	}
+	if !s.seen {
+		return errors.New("no pods property")
+	}
+	return nil
+}
+
+// Answer buffers are recycled: v1 pod answers are built in buffers from a
+// pool, and the proxy hands each Result.Body back with ReleaseBody once it
+// has written it. Only buffers handed out here are ever reused — a bounded
+// set of outstanding buffers says which — so releasing any other body (a
+// constant, a json.Marshal result) does nothing.
+var answerBufs = struct {
+	pool sync.Pool // *[]byte
+	mu   sync.Mutex
+	out  map[*byte]struct{} // outstanding pooled bodies (at most maxOutstandingBodies)
+}{out: map[*byte]struct{}{}}
+
+// maxOutstandingBodies bounds the bodies awaiting ReleaseBody: a caller
+// that never releases (a test calling plans directly) costs at most this
+// many buffers kept alive.
+const maxOutstandingBodies = 256
+
+// getAnswerBuf returns an empty buffer, with room for hint bytes when it is
+// a new one.
+func getAnswerBuf(hint int) []byte {
+	if v, ok := answerBufs.pool.Get().(*[]byte); ok {
+		return (*v)[:0]
+	}
+	return make([]byte, 0, hint)
+}
+
+// pooledBody records b (built in a getAnswerBuf buffer) as outstanding.
+func pooledBody(b []byte) []byte {
+	if cap(b) == 0 {
+		return b
+	}
+	answerBufs.mu.Lock()
+	if len(answerBufs.out) >= maxOutstandingBodies {
+		clear(answerBufs.out) // forgotten ones are left to the garbage collector
+	}
+	answerBufs.out[unsafe.SliceData(b)] = struct{}{}
+	answerBufs.mu.Unlock()
+	return b
+}
+
+// ReleaseBody gives back the Body of a Result once it has been written and
+// is no longer used, so that its buffer serves another answer. Bodies that
+// were not built in a pooled buffer are ignored.
+func ReleaseBody(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	p := unsafe.SliceData(b)
+	answerBufs.mu.Lock()
+	_, ok := answerBufs.out[p]
+	delete(answerBufs.out, p)
+	answerBufs.mu.Unlock()
+	if ok {
+		b = b[:0]
+		answerBufs.pool.Put(&b)
+	}
 }
 
 // intern returns a constant for common enum values (no allocation).
@@ -787,6 +973,9 @@ func (r *jreader) mounts(m *v2Mounts) {
 			if r.null() || !r.beginArray() {
 				continue
 			}
+			if r.stream {
+				m.Network = r.net[:0]
+			}
 			fa := true
 			for r.nextElem(&fa) {
 				var n v2NetworkMount
@@ -805,6 +994,12 @@ func (r *jreader) mounts(m *v2Mounts) {
 					}
 				}
 				m.Network = append(m.Network, n)
+			}
+			if r.stream {
+				r.net = m.Network
+				if len(m.Network) == 0 {
+					m.Network = nil
+				}
 			}
 		default:
 			r.skip()
@@ -1130,6 +1325,101 @@ func appendV1Pod(b []byte, p *v1Pod) []byte {
 	return append(w.b, '}')
 }
 
+// appendV1PodOf appends the v1 Pod of p — R-Pod without include*
+// expansions — as JSON: the same bytes as fillV1Pod then appendV1Pod
+// (podstream_test.go checks it byte for byte), without the intermediate
+// v1Pod. That one points into itself (GPU → gpu), so it lives on the heap,
+// and filling it pod after pod costs a GC write barrier per string while
+// a collection runs: the list path encodes straight from the v2 pod.
+func appendV1PodOf(b []byte, p *v2Pod) []byte {
+	b = append(b, '{')
+	w := jw{b: b, first: true}
+	w.str("id", p.ID)
+	w.str("name", p.Name)
+	w.str("image", p.Image)
+	w.int("containerDiskInGb", p.Disk)
+	w.strOmit("containerRegistryAuthId", p.Registry)
+	w.b = appendPodArgs(&w, p.Args)
+	w.raw("env", rawOr(p.Env, jsonEmptyObject))
+	w.raw("ports", rawOr(p.Ports, jsonEmptyArray))
+	w.strOmit("desiredStatus", desiredStatus(p.Status))
+	w.boolean("locked", p.Locked)
+	w.float("costPerHr", p.Cost)
+	w.float("adjustedCostPerHr", p.Cost)
+	if g := p.GPU; g != nil {
+		w.key("gpu")
+		w.b = append(w.b, '{')
+		gw := jw{b: w.b, first: true}
+		gw.str("id", g.ID)
+		gw.int("count", g.Count)
+		w.b = append(gw.b, '}')
+	}
+	if c := p.CPU; c != nil {
+		w.strOmit("cpuFlavorId", c.ID)
+		if c.VcpuCount != 0 {
+			w.int("vcpuCount", c.VcpuCount)
+		}
+		if c.Memory != 0 {
+			w.int("memoryInGb", c.Memory)
+		}
+	}
+	size, path := 0, ""
+	if pm := p.Mounts.Persistent; pm != nil {
+		size, path = pm.Size, pm.Path
+	} else if len(p.Mounts.Network) > 0 {
+		path = p.Mounts.Network[0].Path
+	}
+	w.int("volumeInGb", size)
+	w.strOmit("volumeMountPath", path)
+	var ports []v2RuntimePort
+	if p.Runtime != nil {
+		ports = p.Runtime.Ports
+	}
+	w.key("portMappings")
+	w.b = v1PortMappings(ports).appendJSON(w.b)
+	w.key("publicIp")
+	if ip := publicIP(ports); ip != "" {
+		w.b = appendJSONString(w.b, string(ip))
+	} else {
+		w.b = append(w.b, "null"...)
+	}
+	w.strOmit("lastStartedAt", p.StartedAt)
+	w.strOmit("templateId", p.Template)
+	return append(w.b, '}')
+}
+
+// appendPodArgs appends dockerStartCmd as fillV1Pod sets it (H-args: args
+// split into words, omitted when they cannot be split), without a slice of
+// words in the common case of arguments without quotes or backslashes.
+func appendPodArgs(w *jw, args string) []byte {
+	for i := 0; i < len(args); i++ {
+		if c := args[i]; c == '\\' || c == '\'' || c == '"' {
+			if words := splitPodArgs(args); words != nil {
+				w.strs("dockerStartCmd", words)
+			}
+			return w.b
+		}
+	}
+	w.key("dockerStartCmd")
+	w.b = append(w.b, '[')
+	n, start := 0, -1
+	for i := 0; i <= len(args); i++ {
+		if i == len(args) || isArgSpace(args[i]) {
+			if start >= 0 {
+				if n > 0 {
+					w.b = append(w.b, ',')
+				}
+				w.b = appendJSONString(w.b, args[start:i])
+				n++
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return append(w.b, ']')
+}
+
 func appendV1PodGPU(b []byte, g *v1PodGPU) []byte {
 	b = append(b, '{')
 	w := jw{b: b, first: true}
@@ -1157,7 +1447,7 @@ func appendV1Pods(b []byte, pods []v1Pod) []byte {
 
 // podAnswer is a v1 answer with one pod.
 func podAnswer(status int, p *v1Pod) *Result {
-	return &Result{Status: status, Body: appendV1Pod(make([]byte, 0, 1024), p)}
+	return &Result{Status: status, Body: pooledBody(appendV1Pod(getAnswerBuf(1024), p))}
 }
 
 // decodePodAnswer decodes the v2 pod of an answer, or returns the 502.

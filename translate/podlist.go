@@ -215,27 +215,12 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if !a.OK() {
 		return FromV2Error(req.Op, a)
 	}
+	if !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers {
+		return streamPodList(a, q)
+	}
 	all, r := decodePodListAnswer(a)
 	if r != nil {
 		return r
-	}
-	if !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers {
-		// The common case: map and encode each pod straight into the answer.
-		b := make([]byte, 0, len(a.Body))
-		b = append(b, '[')
-		var v1 v1Pod
-		n := 0
-		for i := range all {
-			if p := &all[i]; q.match(p) {
-				if n > 0 {
-					b = append(b, ',')
-				}
-				fillV1Pod(&v1, p)
-				b = appendV1Pod(b, &v1)
-				n++
-			}
-		}
-		return &Result{Status: http.StatusOK, Body: append(b, ']')}
 	}
 	pods := make([]*v2Pod, 0, len(all))
 	filter := q.filters()
@@ -260,6 +245,39 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		workers = filterWorkers(q, all, q.includeMachine)
 	}
 	return podListAnswer(out, workers, len(a.Body))
+}
+
+// streamPodList is GET /v1/pods without include* (the common case): each
+// pod is decoded, filtered, mapped and encoded straight into the answer, one
+// at a time (podStream), in a pooled buffer (ReleaseBody). The answer and
+// its errors are those of decodePodListAnswer followed by the same mapping.
+func streamPodList(a *V2Answer, q *podQuery) *Result {
+	var s podStream
+	s.init(a.Body)
+	b := append(getAnswerBuf(len(a.Body)), '[')
+	var p v2Pod
+	n, resets := 0, 0
+	for s.next(&p) {
+		if s.resets != resets {
+			// A repeated "pods" member replaces what came before.
+			resets, b, n = s.resets, b[:1], 0
+		}
+		if !q.match(&p) {
+			continue
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		b = appendV1PodOf(b, &p)
+		n++
+	}
+	if err := s.finish(); err != nil {
+		return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
+	}
+	if s.resets != resets {
+		b = b[:1] // a last "pods" member that is null or empty
+	}
+	return &Result{Status: http.StatusOK, Body: pooledBody(append(b, ']'))}
 }
 
 // podListAnswer encodes pods then workers as one v1 array; size hints the

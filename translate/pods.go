@@ -437,14 +437,27 @@ func (cr *podCreator) listExisting() {
 	if err != nil || !a.OK() {
 		return
 	}
-	pods, r := decodePodListAnswer(a)
-	if r != nil {
+	// Only the ids are kept: the pods are decoded one at a time (the same
+	// validation as decodePodListAnswer, without a slice of pods).
+	var s podStream
+	s.init(a.Body)
+	existing := make(map[string]bool, len(a.Body)/1024+1)
+	var p v2Pod
+	resets := 0
+	for s.next(&p) {
+		if s.resets != resets {
+			resets = s.resets
+			clear(existing) // a repeated "pods" member replaces the earlier one
+		}
+		existing[p.ID] = true
+	}
+	if s.finish() != nil {
 		return
 	}
-	cr.existing = make(map[string]bool, len(pods))
-	for i := range pods {
-		cr.existing[pods[i].ID] = true
+	if s.resets != resets {
+		clear(existing)
 	}
+	cr.existing = existing
 }
 
 // createLoop tries one create per candidate (P3).
@@ -630,6 +643,11 @@ func (cr *podCreator) sameCompute(p *v2Pod, cand string) bool {
 // lock applies locked:true after the create (the v2 create body has no
 // locked), retrying once; a failure is a warning, never an error (P4).
 func (cr *podCreator) lock(p *v2Pod) {
+	if !ValidID(p.ID) {
+		// Never PATCH /v2/pods/ (or another route) with an id v2 did not give.
+		cr.notes.Warnings = append(cr.notes.Warnings, fmt.Sprintf("the pod was created but locked=true could not be applied: the v2 answer carried no usable pod id (%q)", p.ID))
+		return
+	}
 	why := ""
 	for attempt := 0; attempt < 2; attempt++ {
 		a, err := podCall(cr.ctx, cr.c, http.MethodPatch, V2Path("/v2/pods/%s", p.ID), nil, v2UpdatePodBody{Locked: ptrTo(true)})
