@@ -4,7 +4,7 @@ FUZZTIME ?= 5s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 
-.PHONY: all test vet fmt-check build fuzz bench demo clean
+.PHONY: all test vet fmt-check build fuzz fuzz-long bench demo clean
 
 all: test build
 
@@ -24,7 +24,12 @@ fmt-check:
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/...
 
-## fuzz: run every fuzz target for FUZZTIME each
+## fuzz: run every fuzz target for FUZZTIME each (CI: 3s each, about 21 targets)
+## fuzz-long: the same, 60s each (about 25 minutes); crashers land in
+## <pkg>/testdata/fuzz/<target>/ and become regression tests once fixed
+fuzz-long:
+	$(MAKE) fuzz FUZZTIME=60s
+
 fuzz:
 	@set -e; for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
@@ -33,9 +38,20 @@ fuzz:
 	  done; \
 	done
 
-## bench: Go benchmarks of every package
+## bench: side-by-side load benchmark — direct, bare ReverseProxy, nginx, gateway
+## (pass-through and v1, memory and Redis limiter) — results in bench/results/;
+## about 4 minutes, not part of CI. BENCHFLAGS passes flags (e.g. -only list/).
 bench:
-	$(GO) test -run='^$$' -bench=. -benchmem ./...
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "bench: installing nginx-light for the nginx case"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light >/dev/null 2>&1; } || \
+	    echo "bench: nginx could not be installed: the nginx case is skipped"; \
+	  else echo "bench: no nginx, and not root with apt-get: the nginx case is skipped"; fi; }
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/v1gateway
+	$(GO) build -o bin/ ./bench/cmd/v1gwbench
+	bin/v1gwbench -gateway bin/v1gateway -out bench/results $(BENCHFLAGS)
 
 ## demo: the gateway on :8080 in front of an in-process v2 simulator
 demo:

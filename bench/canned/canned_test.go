@@ -1,0 +1,99 @@
+package canned
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/v1gateway/v1gateway/internal/speccheck"
+)
+
+// Every canned answer is a valid v2 answer, and the request bodies the
+// benchmark sends are valid v1 / v2 requests.
+func TestCannedAnswersFollowTheContracts(t *testing.T) {
+	v2 := speccheck.LoadForTest(t, "v2.openapi.json")
+	v1 := speccheck.LoadForTest(t, "v1.openapi.json")
+	b := New(DefaultPods)
+	srv := httptest.NewServer(b.Handler())
+	defer srv.Close()
+	cases := []struct {
+		method, path, body string
+		status             int
+	}{
+		{"GET", "/v2/pods", "", 200},
+		{"GET", "/v2/pods/" + PodID, "", 200},
+		{"POST", "/v2/pods", V2CreateBody, 201},
+		{"GET", "/v2/catalog/gpus", "", 200},
+	}
+	for _, c := range cases {
+		t.Run(c.method+" "+c.path, func(t *testing.T) {
+			req, _ := http.NewRequest(c.method, srv.URL+c.path, strings.NewReader(c.body))
+			req.Header.Set("Authorization", "Bearer "+Token)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != c.status {
+				t.Fatalf("status %d, want %d", resp.StatusCode, c.status)
+			}
+			if err := v2.ValidateResponse(c.method, c.path, resp.StatusCode, resp.Header, body); err != nil {
+				t.Fatalf("breaks the v2 contract: %v", err)
+			}
+			// The in-process transport answers the same.
+			tr, _ := http.NewRequest(c.method, "http://upstream"+c.path, strings.NewReader(c.body))
+			r2, err := Transport{b}.RoundTrip(tr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b2, _ := io.ReadAll(r2.Body)
+			if r2.StatusCode != resp.StatusCode || string(b2) != string(body) || r2.Header.Get("Content-Type") != resp.Header.Get("Content-Type") {
+				t.Fatalf("Transport answers %d %q, Handler %d", r2.StatusCode, b2[:min(len(b2), 80)], resp.StatusCode)
+			}
+		})
+	}
+	if err := v2.ValidateRequest("POST", "/v2/pods", http.Header{"Content-Type": {"application/json"}}, []byte(V2CreateBody)); err != nil {
+		t.Errorf("V2CreateBody: %v", err)
+	}
+	if err := v1.ValidateRequest("POST", "/v1/pods", http.Header{"Content-Type": {"application/json"}}, []byte(CreateBody)); err != nil {
+		t.Errorf("CreateBody: %v", err)
+	}
+}
+
+func TestListHasDistinctPods(t *testing.T) {
+	b := New(DefaultPods)
+	var list struct {
+		Pods []struct {
+			ID string `json:"id"`
+		} `json:"pods"`
+	}
+	if err := json.Unmarshal(b.List, &list); err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Pods) != DefaultPods {
+		t.Fatalf("%d pods", len(list.Pods))
+	}
+	seen := map[string]bool{}
+	for _, p := range list.Pods {
+		if len(p.ID) != 14 || seen[p.ID] {
+			t.Fatalf("bad or repeated id %q", p.ID)
+		}
+		seen[p.ID] = true
+	}
+	if len(b.List) < 50_000 {
+		t.Errorf("list is only %d bytes: the benchmark wants a realistic ~1 KB per pod", len(b.List))
+	}
+	t.Logf("list: %d bytes, pod: %d bytes", len(b.List), len(b.Pod))
+}
+
+func TestUnknownRoute404(t *testing.T) {
+	rec := httptest.NewRecorder()
+	New(1).Handler().ServeHTTP(rec, httptest.NewRequest("DELETE", "/v2/pods/x", nil))
+	if rec.Code != 404 {
+		t.Fatalf("status %d", rec.Code)
+	}
+}

@@ -1,0 +1,388 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Files written by Report.Write.
+const (
+	ResultsMarkdown = "results.md"
+	ResultsJSON     = "results.json"
+	LatencySVG      = "latency.svg"
+)
+
+// Write writes results.md, results.json and latency.svg into dir.
+func (r *Report) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	files := map[string][]byte{
+		ResultsMarkdown: []byte(r.Markdown()),
+		ResultsJSON:     append(js, '\n'),
+		LatencySVG:      []byte(r.SVG()),
+	}
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// find returns the case with id, or nil.
+func (r *Report) find(id string) *CaseResult {
+	for _, c := range r.Cases {
+		if c.ID == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// Target is one quality bar of DESIGN.md §8 as measured.
+type TargetResult struct {
+	Name     string
+	Measured string
+	Met      bool
+	Known    bool // false: a case it needs was not run
+}
+
+// Targets evaluates the speed bars of DESIGN.md §8.
+func (r *Report) Targets() []TargetResult {
+	var out []TargetResult
+	ratio := func(id, base string) (float64, bool) {
+		c, b := r.find(id), r.find(base)
+		if c == nil || b == nil || b.MaxRPS == 0 {
+			return 0, false
+		}
+		return c.MaxRPS / b.MaxRPS, true
+	}
+	if v, ok := ratio("list/gateway-v1", "list/bare"); ok {
+		out = append(out, TargetResult{"translated GET /v1/pods (100 pods) ≥ 0.70× bare proxy throughput", fmt.Sprintf("%.2f×", v), v >= 0.70, true})
+	} else {
+		out = append(out, TargetResult{Name: "translated GET /v1/pods (100 pods) ≥ 0.70× bare proxy throughput"})
+	}
+	if v, ok := ratio("list/gateway-v2", "list/bare"); ok {
+		out = append(out, TargetResult{"/v2 pass-through ≥ 0.90× bare proxy throughput", fmt.Sprintf("%.2f×", v), v >= 0.90, true})
+	} else {
+		out = append(out, TargetResult{Name: "/v2 pass-through ≥ 0.90× bare proxy throughput"})
+	}
+	// Redis: one round trip per request, and the throughput cost.
+	var rt []string
+	oneTrip, anyRedis := true, false
+	var costs []string
+	worstCost := 0.0
+	for _, c := range r.Cases {
+		if c.Server != srvGatewayRedis {
+			continue
+		}
+		anyRedis = true
+		lim := median(c.LimiterCalls)
+		rt = append(rt, fmt.Sprintf("%s %.3f", c.ID, lim))
+		if math.Abs(lim-1) > 0.01 {
+			oneTrip = false
+		}
+		if m := r.find(strings.TrimSuffix(c.ID, "-redis")); m != nil && m.MaxRPS > 0 {
+			cost := 1 - c.MaxRPS/m.MaxRPS
+			worstCost = max(worstCost, cost)
+			costs = append(costs, fmt.Sprintf("%s %+.0f%%", strings.TrimSuffix(c.ID, "-redis"), -cost*100))
+		}
+	}
+	if anyRedis {
+		out = append(out, TargetResult{"Redis limiter: exactly one Redis round trip per request (limiter commands / request)", strings.Join(rt, "; "), oneTrip, true})
+		out = append(out, TargetResult{"Redis limiter costs ≤ 15% throughput (vs the in-memory limiter)", strings.Join(costs, "; "), worstCost <= 0.15, len(costs) > 0})
+	} else {
+		out = append(out, TargetResult{Name: "Redis limiter: one round trip, ≤ 15% throughput"})
+	}
+	// Added p99 at half load, every gateway case vs direct.
+	worst, worstID := time.Duration(math.MinInt64), ""
+	for _, c := range r.Cases {
+		if c.Server != srvGateway && c.Server != srvGatewayRedis {
+			continue
+		}
+		d := r.find(c.Workload + "/direct")
+		if d == nil || len(c.Half) == 0 {
+			continue
+		}
+		if added := c.HalfP99 - d.HalfP99; added > worst {
+			worst, worstID = added, c.ID
+		}
+	}
+	if worstID != "" {
+		out = append(out, TargetResult{"added p99 ≤ 1 ms at half load (every gateway case vs direct)", "worst: " + fmtDur(worst) + " (" + worstID + ")", worst <= time.Millisecond, true})
+	} else {
+		out = append(out, TargetResult{Name: "added p99 ≤ 1 ms at half load"})
+	}
+	return out
+}
+
+// Markdown is the report as a Markdown document.
+func (r *Report) Markdown() string {
+	var b strings.Builder
+	m := r.Machine
+	fmt.Fprintf(&b, "# v1gateway side-by-side benchmark\n\n")
+	fmt.Fprintf(&b, "Run %s on %d × %s, %s RAM, Linux %s, %s (%s); commit %s.", m.Date, m.CPUs, orDash(m.CPUModel), orDash(m.MemTotal), orDash(m.Kernel), m.Go, m.OS, orDash(m.Commit))
+	if m.Nginx != "" {
+		fmt.Fprintf(&b, " %s.", m.Nginx)
+	}
+	if m.Redis != "" {
+		fmt.Fprintf(&b, " %s.", firstWords(m.Redis, 3))
+	}
+	fmt.Fprintf(&b, " Took %s.\n\n", r.Elapsed.Round(time.Second))
+	o := r.Options
+	fmt.Fprintf(&b, "Every server runs in its own process, started fresh for each run, in front of one static upstream serving canned, schema-valid v2 JSON; "+
+		"load from vegeta's library in the benchmark's process, all on the same machine. "+
+		"**req/s**: maximum throughput with %d concurrent keep-alive connections (%s measured after %s of warm-up). "+
+		"**Latencies**: at a fixed rate, half of the translated gateway's maximum for the workload, the same rate for every row of a workload (%s measured); exact percentiles; "+
+		"**+p50/+p99**: minus direct's at that rate. Every figure is the median of %d rounds, interleaved across cases. "+
+		"**allocs/req, B/req**: `go test -bench` of the handler in `proxy` with an in-process upstream. "+
+		"**peak RSS**: VmHWM of the proxy process (nginx: master + workers). "+
+		"**Redis cmds/req**: commands the Redis server processed per rate-limit decision after the warm-up, at maximum throughput (the limiter's one EVALSHA counts with the commands its Lua script runs inside Redis; usage-report writes are included); the targets table gives the limiter's own round trips per decision.\n\n",
+		o.Concurrency, o.MaxDuration, o.Warmup, o.RateDuration, o.Rounds)
+
+	b.WriteString("## Targets (DESIGN.md §8)\n\n| target | measured | met |\n|---|---|---|\n")
+	for _, t := range r.Targets() {
+		met := "n/a (case not run)"
+		if t.Known {
+			met = "no"
+			if t.Met {
+				met = "**yes**"
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, orDash(t.Measured), met)
+	}
+	b.WriteString("\n")
+
+	for _, w := range []string{wlList, wlGet, wlCreate} {
+		var rows []*CaseResult
+		for _, c := range r.Cases {
+			if c.Workload == w {
+				rows = append(rows, c)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		title := workloadTitles[w]
+		if w == wlList {
+			title = fmt.Sprintf(title, o.Pods, (r.ListSize+512)/1024)
+		}
+		fmt.Fprintf(&b, "## %s — latencies at %d req/s\n\n", title, rows[0].Rate)
+		if w == wlCreate {
+			b.WriteString("The translated create makes two upstream calls (the pre-list of pods for duplicate detection, P3, then the create); the others one.\n\n")
+		}
+		b.WriteString("| case | req/s (max) | × bare | p50 | p99 | p99.9 | +p50 | +p99 | allocs/req | B/req | peak RSS | Redis cmds/req | errors |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		bare := r.find(w + "/bare")
+		direct := r.find(w + "/direct")
+		for _, c := range rows {
+			ratio := "—"
+			if bare != nil && bare.MaxRPS > 0 {
+				ratio = fmt.Sprintf("%.2f", c.MaxRPS/bare.MaxRPS)
+			}
+			addP50, addP99 := "—", "—"
+			if direct != nil && c != direct {
+				addP50 = fmtSigned(c.HalfP50 - direct.HalfP50)
+				addP99 = fmtSigned(c.HalfP99 - direct.HalfP99)
+			}
+			allocs, bytesPer := "—", "—"
+			if c.GoBench != nil {
+				allocs = fmt.Sprintf("%.0f", c.GoBench.AllocsPerOp)
+				bytesPer = fmtBytes(c.GoBench.BytesPerOp)
+			}
+			rss := "—"
+			if c.PeakRSS > 0 {
+				rss = fmt.Sprintf("%.1f MiB", float64(c.PeakRSS)/(1<<20))
+			}
+			cmds := "—"
+			if len(c.RedisCmds) > 0 {
+				cmds = fmt.Sprintf("%.3f", median(c.RedisCmds))
+			}
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
+				c.Label, c.MaxRPS, ratio, fmtDur(c.HalfP50), fmtDur(c.HalfP99), fmtDur(c.HalfP9), addP50, addP99, allocs, bytesPer, rss, cmds, c.Errors)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "![Latency percentiles at half load per case](%s)\n\n", LatencySVG)
+	if len(r.Notes) > 0 {
+		b.WriteString("Notes:\n\n")
+		for _, n := range r.Notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Raw samples of every run: %s. Reproduce with `make bench`.\n", ResultsJSON)
+	return b.String()
+}
+
+// SVG is a horizontal bar chart of p50, p99 and p99.9 at half load per
+// case, on a logarithmic time axis.
+func (r *Report) SVG() string {
+	const (
+		labelW = 330
+		plotW  = 520
+		rightW = 110
+		rowH   = 30
+		barH   = 7
+		top    = 64
+	)
+	type row struct {
+		head  string
+		c     *CaseResult
+		y     int
+		label string
+	}
+	var rows []row
+	y := top
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, w := range []string{wlList, wlGet, wlCreate} {
+		first := true
+		for _, c := range r.Cases {
+			if c.Workload != w || len(c.Half) == 0 {
+				continue
+			}
+			if first {
+				title := workloadTitles[w]
+				if w == wlList {
+					title = fmt.Sprintf(title, r.Options.Pods, (r.ListSize+512)/1024)
+				}
+				rows = append(rows, row{head: fmt.Sprintf("%s at %d req/s", title, c.Rate), y: y})
+				y += 22
+				first = false
+			}
+			rows = append(rows, row{c: c, y: y, label: c.Label})
+			y += rowH
+			for _, d := range []time.Duration{c.HalfP50, c.HalfP99, c.HalfP9} {
+				if d > 0 {
+					ms := float64(d) / 1e6
+					lo, hi = math.Min(lo, ms), math.Max(hi, ms)
+				}
+			}
+		}
+	}
+	if math.IsInf(lo, 1) {
+		lo, hi = 0.1, 1
+	}
+	lo = math.Pow(10, math.Floor(math.Log10(lo)))
+	hi = math.Pow(10, math.Ceil(math.Log10(hi)))
+	if hi <= lo {
+		hi = lo * 10
+	}
+	x := func(ms float64) float64 {
+		if ms <= lo {
+			return labelW
+		}
+		return labelW + plotW*(math.Log10(ms)-math.Log10(lo))/(math.Log10(hi)-math.Log10(lo))
+	}
+	height := y + 40
+	width := labelW + plotW + rightW
+	var b strings.Builder
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
+	fmt.Fprintf(&b, `<rect width="%d" height="%d" fill="white"/>`+"\n", width, height)
+	fmt.Fprintf(&b, `<text x="10" y="20" font-size="15" font-weight="bold">v1gateway benchmark: latency at half load (median of %d runs), log scale</text>`+"\n", r.Options.Rounds)
+	fmt.Fprintf(&b, `<text x="10" y="38" fill="#555">%s · %d × %s · %s</text>`+"\n", html.EscapeString(r.Machine.Date), r.Machine.CPUs, html.EscapeString(orDash(r.Machine.CPUModel)), html.EscapeString(r.Machine.Go))
+	colors := []string{"#4e79a7", "#f28e2b", "#e15759"}
+	names := []string{"p50", "p99", "p99.9"}
+	for i, n := range names {
+		lx := labelW + plotW - 190 + i*65
+		fmt.Fprintf(&b, `<rect x="%d" y="46" width="12" height="10" fill="%s"/><text x="%d" y="55">%s</text>`+"\n", lx, colors[i], lx+16, n)
+	}
+	// Grid: decades and 2, 5 in between.
+	for d := lo; d <= hi*1.0001; d *= 10 {
+		for _, k := range []float64{1, 2, 5} {
+			v := d * k
+			if v > hi*1.0001 {
+				break
+			}
+			gx := x(v)
+			stroke := "#eee"
+			if k == 1 {
+				stroke = "#ccc"
+			}
+			fmt.Fprintf(&b, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="%s"/>`+"\n", gx, top-4, gx, y, stroke)
+			fmt.Fprintf(&b, `<text x="%.1f" y="%d" text-anchor="middle" fill="#555">%s</text>`+"\n", gx, y+16, fmtMs(v))
+		}
+	}
+	fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="middle" fill="#555">milliseconds</text>`+"\n", labelW+plotW/2, y+32)
+	for _, rw := range rows {
+		if rw.c == nil {
+			fmt.Fprintf(&b, `<text x="10" y="%d" font-weight="bold">%s</text>`+"\n", rw.y+14, html.EscapeString(rw.head))
+			continue
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", labelW-8, rw.y+15, html.EscapeString(rw.label))
+		for i, d := range []time.Duration{rw.c.HalfP50, rw.c.HalfP99, rw.c.HalfP9} {
+			ms := float64(d) / 1e6
+			w := math.Max(x(ms)-labelW, 1)
+			fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"><title>%s %s</title></rect>`+"\n",
+				labelW, rw.y+3+i*(barH+1), w, barH, colors[i], names[i], fmtDur(d))
+		}
+		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#333">p99 %s</text>`+"\n", labelW+plotW+8, rw.y+15, fmtDur(rw.c.HalfP99))
+	}
+	b.WriteString("</svg>\n")
+	return b.String()
+}
+
+// fmtDur formats a latency in ms or µs with 3 significant digits.
+func fmtDur(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "—"
+	case d < time.Millisecond && d > -time.Millisecond:
+		return fmt.Sprintf("%.0f µs", float64(d)/1e3)
+	default:
+		return fmt.Sprintf("%.2f ms", float64(d)/1e6)
+	}
+}
+
+func fmtSigned(d time.Duration) string {
+	switch {
+	case d == 0:
+		return "±0"
+	case d > 0:
+		return "+" + fmtDur(d)
+	}
+	return "−" + fmtDur(-d)
+}
+
+func fmtMs(v float64) string {
+	if v < 1 {
+		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
+	}
+	return fmt.Sprintf("%.0f", v)
+}
+
+func fmtBytes(v float64) string {
+	switch {
+	case v >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", v/(1<<20))
+	case v >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", v/(1<<10))
+	}
+	return fmt.Sprintf("%.0f B", v)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func firstWords(s string, n int) string {
+	f := strings.Fields(s)
+	if len(f) > n {
+		f = f[:n]
+	}
+	return strings.Join(f, " ")
+}
