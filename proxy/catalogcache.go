@@ -62,9 +62,11 @@ func (cc *catalogCache) get(c translate.V2Call) (*translate.V2Answer, bool) {
 	return e.answer, true
 }
 
-func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) {
+// put keeps a and reports whether it did (its body is then shared and
+// must never be reused).
+func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) bool {
 	if cc == nil || cc.ttl <= 0 || !cacheable(c) || a.Status != http.StatusOK {
-		return
+		return false
 	}
 	now := cc.now()
 	cc.mu.Lock()
@@ -86,4 +88,5 @@ func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) {
 		answer:  &translate.V2Answer{Status: a.Status, Header: http.Header{"Content-Type": a.Header["Content-Type"]}, Body: a.Body},
 		expires: now.Add(cc.ttl),
 	}
+	return true
 }

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 )
 
@@ -140,43 +141,78 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := readBody(resp.Body, resp.ContentLength, u.MaxBody)
+	b, err := readBody(getBodyBuf(), resp.Body, resp.ContentLength, u.MaxBody)
 	if err != nil {
 		return nil, err
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
-// readBody reads a whole answer of at most limit bytes. With a declared
-// length it allocates the buffer once, at its size (io.ReadAll would grow
-// a 100 KB pod list through a dozen copies), and still reads to EOF so
-// that the connection goes back to the pool.
-func readBody(r io.Reader, length, limit int64) ([]byte, error) {
-	if length < 0 || length > limit {
-		b, err := io.ReadAll(io.LimitReader(r, limit+1))
-		if err != nil {
-			return nil, err
+// Answer bodies come from a pool: a 100-pod list is ~100 KB that every
+// GET /v1/pods would otherwise allocate and the garbage collector sweep
+// again. A body goes back with releaseBody once nothing refers to it any
+// more (the v1 answer is written: see upstreamCaller.release); a body
+// never released is simply collected.
+var bodyBufs sync.Pool
+
+// maxPooledBody: larger buffers are left to the garbage collector rather
+// than kept alive in the pool.
+const maxPooledBody = 4 << 20
+
+func getBodyBuf() []byte {
+	if p, ok := bodyBufs.Get().(*[]byte); ok {
+		return (*p)[:0]
+	}
+	return nil
+}
+
+func releaseBody(b []byte) {
+	if cap(b) == 0 || cap(b) > maxPooledBody {
+		return
+	}
+	b = b[:0]
+	bodyBufs.Put(&b)
+}
+
+// readBody reads a whole answer of at most limit bytes into buf (reused
+// from its start; grown as needed, once to the declared length when there
+// is one) and still reads to EOF so that the connection goes back to the
+// pool.
+func readBody(buf []byte, r io.Reader, length, limit int64) ([]byte, error) {
+	if length > limit {
+		return nil, &AnswerTooLargeError{Limit: limit}
+	}
+	b := buf[:0]
+	if length >= 0 && int64(cap(b)) < length+1 {
+		// +1: room for the EOF probe read, so no second grow.
+		b = make([]byte, 0, length+1)
+	} else if cap(b) == 0 {
+		b = make([]byte, 0, 16<<10)
+	}
+	for {
+		if len(b) == cap(b) {
+			if int64(len(b)) > limit {
+				return nil, &AnswerTooLargeError{Limit: limit}
+			}
+			b = append(b, 0)[:len(b)] // grow (append's amortised doubling)
 		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
 		if int64(len(b)) > limit {
 			return nil, &AnswerTooLargeError{Limit: limit}
 		}
-		return b, nil
-	}
-	b := make([]byte, length)
-	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, err
-	}
-	var probe [1]byte
-	for {
-		n, err := r.Read(probe[:])
-		if n > 0 {
-			return nil, fmt.Errorf("upstream answer longer than its Content-Length of %d bytes", length)
-		}
 		if err == io.EOF {
-			return b, nil
+			break
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
+	if length >= 0 && int64(len(b)) != length {
+		if int64(len(b)) > length {
+			return nil, fmt.Errorf("upstream answer longer than its Content-Length of %d bytes", length)
+		}
+		return nil, io.ErrUnexpectedEOF
+	}
+	return b, nil
 }

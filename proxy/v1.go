@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gorilla/mux"
 
@@ -24,6 +25,12 @@ type upstreamCaller struct {
 	cache         *catalogCache
 	authorization string
 	requestID     string
+
+	// bodies are the answers read for this request, given back to the
+	// pool by release once the v1 answer is written.
+	mu       sync.Mutex
+	bodies   [][]byte
+	released bool
 }
 
 // callObserver, when set (by tests), sees every v2 call a plan makes.
@@ -42,8 +49,28 @@ func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*tran
 		return nil, normalizeCallError(err)
 	}
 	a := &translate.V2Answer{Status: resp.Status, Header: resp.Header, Body: resp.Body}
-	c.cache.put(call, a)
+	if !c.cache.put(call, a) {
+		c.mu.Lock()
+		if !c.released && len(c.bodies) < 32 {
+			c.bodies = append(c.bodies, resp.Body)
+		}
+		c.mu.Unlock()
+	}
 	return a, nil
+}
+
+// release gives the request's answer bodies back to the pool. Call it only
+// when nothing refers to them any more: plans decode strings that share a
+// body's memory, so the v1 answer must be written first. Cached answers
+// are never released.
+func (c *upstreamCaller) release() {
+	c.mu.Lock()
+	bodies := c.bodies
+	c.bodies, c.released = nil, true
+	c.mu.Unlock()
+	for _, b := range bodies {
+		releaseBody(b)
+	}
 }
 
 // timeoutError is an upstream timeout that is not the request's deadline
@@ -126,9 +153,10 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		} else {
 			writeResult(w, res)
 		}
-		// Written: the buffer can serve another answer (a no-op for bodies
+		// Written: the buffers can serve other answers (a no-op for bodies
 		// that do not come from translate's pool).
 		translate.ReleaseBody(res.Body)
+		caller.release()
 	})
 }
 
