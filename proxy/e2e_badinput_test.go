@@ -32,10 +32,11 @@ import (
 //     would silently keep the last one); so are invalid UTF-8 and JSON nested
 //     deeper than translate.MaxJSONDepth levels.
 //   - Two Authorization headers are a 400 (which key would be charged?).
-//   - Requests net/http itself refuses (raw control bytes in the request
-//     line, malformed header lines, headers over http.Server's
-//     MaxHeaderBytes) get net/http's plain-text 400/431: the gateway's
-//     handlers never see them; the suite checks that nothing goes upstream.
+//   - Requests net/http itself refuses (a bad percent-escape or raw control
+//     bytes in the request line, malformed header lines, headers over
+//     MaxHeaderBytes) never reach the gateway's handlers; JSONErrorListener
+//     rewrites net/http's plain-text 400/431 into a v1 {"message"} naming
+//     the problem, and the suite checks that nothing goes upstream.
 
 // upstreamLog wraps the simulator and records each request it receives
 // exactly as it arrived: method and escaped path.
@@ -81,8 +82,12 @@ func newHostileEnv(t *testing.T) *hostileEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// As cmd/v1gateway serves it: requests net/http refuses itself are
+	// answered {"message"} by the listener wrapper.
 	gs := httptest.NewUnstartedServer(g)
 	gs.Config.ReadHeaderTimeout = 5 * time.Second
+	gs.Config.MaxHeaderBytes = MaxHeaderBytes
+	gs.Listener = JSONErrorListener(gs.Listener, MaxHeaderBytes)
 	gs.Start()
 	t.Cleanup(gs.Close)
 	return &hostileEnv{sim: sim, up: up, addr: strings.TrimPrefix(gs.URL, "http://")}
@@ -169,8 +174,7 @@ func TestE2EBadInput(t *testing.T) {
 		headers      []string
 		body         string
 		status       int
-		want         string   // substring of the v1 message ("" with plain: net/http's own answer)
-		plain        bool     // answered by net/http before the gateway
+		want         string   // substring of the v1 message
 		calls        []string // upstream requests expected, exactly (nil: none)
 	}{
 		// Bodies.
@@ -216,7 +220,7 @@ func TestE2EBadInput(t *testing.T) {
 		{name: "escaped slash in an id: one segment upstream", method: "GET", path: "/v1/pods/a%2Fb", status: 404, calls: []string{"GET /v2/pods/a%2Fb"}},
 		{name: "escaped slash to another route", method: "DELETE", path: "/v1/pods/" + pod + "%2Faction", status: 400, calls: []string{"DELETE /v2/pods/" + pod + "%2Faction"}},
 		{name: "double encoding stays encoded", method: "GET", path: "/v1/networkvolumes/a%252Fb", status: 404, calls: []string{"GET /v2/network-volumes/a%252Fb"}},
-		{name: "bad escape", method: "GET", path: "/v1/pods/%zz", status: 400, plain: true},
+		{name: "bad escape", method: "GET", path: "/v1/pods/%zz", status: 400, want: `invalid percent-escape "%zz"`},
 		{name: "id delegations", method: "GET", path: "/v1/containerregistryauth/delegations", status: 404, want: "delegations"},
 		{name: "id DELEGATIONS", method: "DELETE", path: "/v1/containerregistryauth/DELEGATIONS", status: 404, want: "reserved by the v2 API"},
 		{name: "id delegations%2Fx", method: "GET", path: "/v1/containerregistryauth/delegations%2Fx", status: 404, want: "delegations"},
@@ -226,7 +230,7 @@ func TestE2EBadInput(t *testing.T) {
 		{name: "very long id", method: "GET", path: "/v1/pods/" + long, status: 404, want: "invalid podId"},
 		{name: "escaped NUL in an id", method: "GET", path: "/v1/pods/a%00b", status: 404, want: "invalid podId"},
 		{name: "escaped CRLF in an id", method: "POST", path: "/v1/pods/a%0d%0aX-Evil:%201/stop", status: 404, want: "invalid podId"},
-		{name: "raw control byte in the path", method: "GET", path: "/v1/pods/a\x01b", status: 400, plain: true},
+		{name: "raw control byte in the path", method: "GET", path: "/v1/pods/a\x01b", status: 400, want: "malformed request URI: control character 0x01"},
 		{name: "trailing slash", method: "GET", path: "/v1/pods/", status: 404, want: "no such route"},
 		{name: "double slash", method: "GET", path: "/v1//pods", status: 404, want: "no such route"},
 		{name: "unknown v1 route", method: "GET", path: "/v1/clusters", status: 404, want: "no such route"},
@@ -236,10 +240,10 @@ func TestE2EBadInput(t *testing.T) {
 		{name: "Basic scheme", method: "GET", path: "/v1/pods", headers: []string{"-", "Authorization: Basic azE6"}, status: 401, want: "missing API key"},
 		{name: "Token scheme", method: "GET", path: "/v1/pods", headers: []string{"-", "Authorization: Token k1"}, status: 401, want: "missing API key"},
 		{name: "two Authorization headers", method: "GET", path: "/v1/pods", headers: []string{"Authorization: Bearer k2"}, status: 400, want: "more than one Authorization header"},
-		{name: "CRLF in a header value", method: "GET", path: "/v1/pods", headers: []string{"-", "Authorization: Bearer k1\rX-Evil: 1"}, status: 400, plain: true},
+		{name: "CRLF in a header value", method: "GET", path: "/v1/pods", headers: []string{"-", "Authorization: Bearer k1\rX-Evil: 1"}, status: 400, want: `control character in the value of "Authorization"`},
 		{name: "bare LF header injection is two headers", method: "GET", path: "/v1/pods", headers: []string{"X-Request-Id: a\nAuthorization: Bearer k9"}, status: 400, want: "more than one Authorization header"},
-		{name: "header without a colon", method: "GET", path: "/v1/pods", headers: []string{"Garbage"}, status: 400, plain: true},
-		{name: "huge header", method: "GET", path: "/v1/pods", headers: []string{"X-Big: " + strings.Repeat("b", http.DefaultMaxHeaderBytes+8192)}, status: 431, plain: true},
+		{name: "header without a colon", method: "GET", path: "/v1/pods", headers: []string{"Garbage"}, status: 400, want: "malformed header line: no colon"},
+		{name: "huge header", method: "GET", path: "/v1/pods", headers: []string{"X-Big: " + strings.Repeat("b", MaxHeaderBytes+8192)}, status: 431, want: "request headers too large: the limit is 65536 bytes"},
 		{name: "hostile X-Request-Id is replaced", method: "GET", path: "/v1/pods/zz", headers: []string{"X-Request-Id: <script>"}, status: 404, calls: []string{"GET /v2/pods/zz"}},
 
 		// Methods.
@@ -274,7 +278,7 @@ func TestE2EBadInput(t *testing.T) {
 					t.Errorf("Allow %q, want %q", a, allow[tc.path])
 				}
 			}
-			if tc.plain || tc.status < 400 {
+			if tc.status < 400 {
 				return
 			}
 			if ct := resp.Header.Get("Content-Type"); ct != "application/json" {

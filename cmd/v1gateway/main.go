@@ -159,10 +159,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stderr, "admin listen %s: %v\n", cfg.AdminListen, err)
 		return 1
 	}
-	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second}
+	// Requests net/http refuses before any handler runs (malformed request
+	// line or header, headers over MaxHeaderBytes) are answered as v1
+	// errors, {"message": ...}, by the listener wrapper.
+	srv := &http.Server{Handler: gw, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 120 * time.Second,
+		MaxHeaderBytes: proxy.MaxHeaderBytes}
 	asrv := &http.Server{Handler: admin, ReadHeaderTimeout: 5 * time.Second}
 	errc := make(chan error, 2)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Serve(proxy.JSONErrorListener(ln, proxy.MaxHeaderBytes)) }()
 	go func() { errc <- asrv.Serve(aln) }()
 
 	addr := dialable(ln.Addr())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/rand"
@@ -396,5 +397,41 @@ func TestHealthcheckFlag(t *testing.T) {
 	out = syncBuffer{}
 	if code := run(context.Background(), []string{"-admin-listen", "127.0.0.1:1", "-healthcheck"}, noEnv, &out, &out, nil); code != 1 {
 		t.Fatalf("nothing listening: exit %d, want 1: %s", code, out.String())
+	}
+}
+
+// TestMalformedRequestsAnswerJSON: the public server answers requests
+// net/http refuses itself (a bad percent-escape, headers over
+// proxy.MaxHeaderBytes) as v1 errors, {"message"}, not net/http's plain text.
+func TestMalformedRequestsAnswerJSON(t *testing.T) {
+	g := startGateway(t, []string{"-demo"}, map[string]string{"V1GW_KEY_HASH_SECRET": "s"})
+	for _, tc := range []struct {
+		name, request string
+		status        int
+		want          string
+	}{
+		{"bad escape", "GET /v1/pods/%zz HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer k\r\n\r\n", 400, `invalid percent-escape "%zz"`},
+		{"huge header", "GET /v1/pods HTTP/1.1\r\nHost: x\r\nX-Big: " + strings.Repeat("b", 70<<10) + "\r\n\r\n", 431, "the limit is 65536 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := net.Dial("tcp", g.addr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+			go func() { _, _ = io.WriteString(c, tc.request) }()
+			resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(resp.Body)
+			var m struct{ Message string }
+			if resp.StatusCode != tc.status || resp.Header.Get("Content-Type") != "application/json" ||
+				json.Unmarshal(body, &m) != nil || !strings.Contains(m.Message, tc.want) {
+				t.Errorf("%d %q %s; want %d and a message saying %q", resp.StatusCode, resp.Header.Get("Content-Type"), body, tc.status, tc.want)
+			}
+		})
 	}
 }
