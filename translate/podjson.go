@@ -566,116 +566,43 @@ func (r *jreader) boolean() bool {
 }
 
 // skip validates and skips any value.
-// skip validates and passes over one value. It is iterative (a bit stack
-// of open containers instead of recursion, and no key strings made) since
-// pods carry sub-objects the v1 answer never uses (ssh, actions,
-// globalNetworking ...): skipping is a fair share of decoding a list.
-func (r *jreader) skip() {
-	const (
-		sValue = iota // a value is expected
-		sKey          // an object key (string) is expected
-		sAfter        // a value ended: , or the container's end, or done
-	)
-	var objects [(maxJSONDepth + 63) / 64]uint64 // bit set: the open container is an object
-	isObject := func(d int) bool { return objects[d>>6]&(1<<(d&63)) != 0 }
-	depth := 0 // open containers
-	b := r.b
-	state := sValue
-	for r.err == nil {
-		i := r.i
-		for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-			i++
+func (r *jreader) skip() { r.skipDepth(0) }
+
+func (r *jreader) skipDepth(depth int) {
+	if depth > maxJSONDepth {
+		r.err = errJSONDepth
+		r.i = len(r.b)
+		return
+	}
+	switch r.peek() {
+	case '{':
+		r.i++
+		first := true
+		for _, ok := r.nextKey(&first); ok; _, ok = r.nextKey(&first) {
+			r.skipDepth(depth + 1)
 		}
-		r.i = i
-		var c byte
-		if i < len(b) {
-			c = b[i]
+	case '[':
+		r.i++
+		first := true
+		for r.nextElem(&first) {
+			r.skipDepth(depth + 1)
 		}
-		switch state {
-		case sValue:
-			switch c {
-			case '{', '[':
-				if depth >= maxJSONDepth {
-					r.err = errJSONDepth
-					r.i = len(b)
-					return
-				}
-				w, bit := depth>>6, uint64(1)<<(depth&63)
-				if c == '{' {
-					objects[w] |= bit
-				} else {
-					objects[w] &^= bit
-				}
-				depth++
-				r.i = i + 1
-				// An empty container closes at once.
-				j := r.i
-				for j < len(b) && b[j] <= ' ' && (b[j] == ' ' || b[j] == '\t' || b[j] == '\n' || b[j] == '\r') {
-					j++
-				}
-				if j < len(b) && (c == '{' && b[j] == '}' || c == '[' && b[j] == ']') {
-					r.i = j + 1
-					depth--
-					state = sAfter
-				} else if c == '{' {
-					state = sKey
-				}
-				continue
-			case '"':
-				r.scanString()
-			case 't':
-				if !r.literal("true") {
-					r.fail("invalid literal")
-				}
-			case 'f':
-				if !r.literal("false") {
-					r.fail("invalid literal")
-				}
-			case 'n':
-				if !r.literal("null") {
-					r.fail("invalid literal")
-				}
-			default:
-				r.number()
-			}
-			state = sAfter
-		case sKey:
-			if c != '"' {
-				r.fail("expected a string")
-				return
-			}
-			r.scanString()
-			if r.err != nil {
-				return
-			}
-			if r.peek() != ':' {
-				r.fail("expected : after an object key")
-				return
-			}
-			r.i++
-			state = sValue
-		case sAfter:
-			if depth == 0 {
-				return
-			}
-			obj := isObject(depth - 1)
-			switch {
-			case c == ',':
-				r.i = i + 1
-				if obj {
-					state = sKey
-				} else {
-					state = sValue
-				}
-			case obj && c == '}', !obj && c == ']':
-				r.i = i + 1
-				depth--
-			case obj:
-				r.fail("expected , or } in an object")
-			default:
-				r.fail("expected , or ] in an array")
-			}
+	case '"':
+		r.scanString()
+	case 't':
+		if !r.literal("true") {
+			r.fail("invalid literal")
 		}
+	case 'f':
+		if !r.literal("false") {
+			r.fail("invalid literal")
+		}
+	case 'n':
+		if !r.literal("null") {
+			r.fail("invalid literal")
+		}
+	default:
+		r.number()
 	}
 }
 
