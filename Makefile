@@ -39,7 +39,8 @@ fuzz:
 	done
 
 ## bench: side-by-side load benchmark — direct, bare ReverseProxy, nginx, gateway
-## (pass-through and v1, memory and Redis limiter) — results in bench/results/;
+## (pass-through and v1, memory and Redis limiter) — results in bench/results/
+## and BENCHMARKS.md (with bench/HISTORY.md appended);
 ## about 4 minutes, not part of CI. BENCHFLAGS passes flags (e.g. -only list/).
 bench:
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
@@ -52,6 +53,10 @@ bench:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/v1gateway
 	$(GO) build -o bin/ ./bench/cmd/v1gwbench
 	bin/v1gwbench -gateway bin/v1gateway -out bench/results $(BENCHFLAGS)
+	@{ sed -e 's#](latency.svg)#](bench/results/latency.svg)#' \
+	     -e 's#Raw samples of every run: results.json#Raw samples of every run: bench/results/results.json#' \
+	     bench/results/results.md; echo; cat bench/HISTORY.md; } > BENCHMARKS.md
+	@echo "bench: BENCHMARKS.md updated from bench/results/results.md and bench/HISTORY.md"
 
 ## demo: the gateway on :8080 in front of an in-process v2 simulator
 demo:
