@@ -201,6 +201,7 @@ func TestE2EBadInput(t *testing.T) {
 		{name: "body over 1 MiB, chunked", method: "POST", path: "/v1/templates", headers: []string{"Transfer-Encoding: chunked"},
 			body: fmt.Sprintf("%x\r\n%s\r\n0\r\n\r\n", len(huge), huge), status: 413, want: "exceeds the limit"},
 		{name: "invalid UTF-8", method: "POST", path: "/v1/templates", body: "{\"name\":\"t\xff\xfe\",\"imageName\":\"i\"}", status: 400, want: "not valid UTF-8"},
+		{name: "lone surrogate escape", method: "POST", path: "/v1/pods", body: `{"name":"\ud800","imageName":"i","gpuTypeId":"NVIDIA GeForce RTX 4090"}`, status: 400, want: "surrogate pair"},
 		{name: "duplicate key", method: "POST", path: "/v1/networkvolumes", body: `{"name":"d","size":10,"size":2000,"dataCenterId":"EU-RO-1"}`, status: 400, want: `duplicate key "size"`},
 		{name: "duplicate nested key", method: "POST", path: "/v1/templates", body: `{"name":"t","imageName":"i","env":{"A":"1","A":"2"}}`, status: 400, want: `duplicate key "A"`},
 		{name: "empty body on create", method: "POST", path: "/v1/networkvolumes", status: 400, want: "request body is required"},

@@ -36,12 +36,20 @@ func checkJSONInput(body []byte) string {
 	// Depth first, with a cheap scan, so that a deeply nested body is
 	// refused before any decoder walks it.
 	depth, inStr, esc := 0, false, false
-	for _, c := range body {
+	for i := 0; i < len(body); i++ {
+		c := body[i]
 		switch {
 		case inStr:
 			switch {
 			case esc:
 				esc = false
+				if c == 'u' {
+					skip, bad := surrogateEscape(body, i+1)
+					if bad {
+						return fmt.Sprintf("request body: a \\u escape at byte %d is half of a UTF-16 surrogate pair (not a character): send the character itself or both halves", i-1)
+					}
+					i += skip
+				}
 			case c == '\\':
 				esc = true
 			case c == '"':
@@ -107,6 +115,49 @@ func checkJSONInput(body []byte) string {
 		}
 		valueDone(stack)
 	}
+}
+
+// surrogateEscape looks at the four hex digits of a \u escape starting at
+// body[j]. A high surrogate followed by an escaped low one is a valid pair:
+// skip is how many bytes the loop may pass over (the first escape's digits
+// and the whole second escape). A lone surrogate, which encoding/json
+// would silently turn into U+FFFD, is bad. Anything that is not four hex
+// digits is left to the decoder's syntax error.
+func surrogateEscape(body []byte, j int) (skip int, bad bool) {
+	r, ok := hex4At(body, j)
+	if !ok || r < 0xD800 || r > 0xDFFF {
+		return 0, false
+	}
+	if r >= 0xDC00 {
+		return 0, true // a low half first
+	}
+	if k := j + 4; k+6 <= len(body) && body[k] == '\\' && body[k+1] == 'u' {
+		if r2, ok := hex4At(body, k+2); ok && r2 >= 0xDC00 && r2 <= 0xDFFF {
+			return 4 + 6, false
+		}
+	}
+	return 0, true
+}
+
+// hex4At parses four hex digits at body[j].
+func hex4At(body []byte, j int) (rune, bool) {
+	if j+4 > len(body) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range body[j : j+4] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }
 
 // valueDone marks a value complete in the innermost object of stack, which

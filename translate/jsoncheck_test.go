@@ -29,6 +29,16 @@ func TestCheckJSONInput(t *testing.T) {
 		{"same key in sibling objects", `{"a":[{"k":1},{"k":2}],"b":{"k":3}}`, ""},
 		{"invalid UTF-8", "{\"name\":\"\xff\xfe\"}", "not valid UTF-8 (at byte 9)"},
 		{"syntax errors are left to the decoder", `{"a":}`, ""},
+		{"surrogate pair", `{"name":"\ud83d\ude00 ok"}`, ""},
+		{"upper-case surrogate pair", `{"name":"\uD83D\uDE00"}`, ""},
+		{"escaped backslash before u is no escape", `{"name":"\\ud800"}`, ""},
+		{"lone high surrogate", `{"name":"\ud800x"}`, "at byte 9 is half of a UTF-16 surrogate pair"},
+		{"lone high surrogate at the end", `{"name":"\ud83d"}`, "surrogate pair"},
+		{"high then a non-surrogate escape", `{"name":"\ud83d\u0041"}`, "surrogate pair"},
+		{"lone low surrogate", `{"name":"\ude00"}`, "surrogate pair"},
+		{"lone surrogate in a key", `{"\udfff":1}`, "surrogate pair"},
+		{"two high halves", `{"a":"\ud800\ud800"}`, "surrogate pair"},
+		{"short escape is the decoder's", `{"a":"\ud8"}`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
