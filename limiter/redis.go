@@ -11,6 +11,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 	"github.com/sony/gobreaker/v2"
+	"github.com/v1gateway/v1gateway/internal/redisurl"
 )
 
 // ErrUnavailable is wrapped by the error Allow returns in fail-closed mode
@@ -42,7 +43,7 @@ type RedisOptions struct {
 	// redis://, rediss:// (TLS), unix://; Redis Cluster via addr=
 	// parameters ("redis://h1:p1?addr=h2:p2"); Sentinel via
 	// "redis-sentinel://[[user]:password@]host:port[,host:port]/mastername[?db=N]".
-	// See redisurl.go for the details.
+	// See package internal/redisurl for the details.
 	URL string
 	// Timeout bounds each Redis call (default 50ms).
 	Timeout time.Duration
@@ -94,7 +95,7 @@ type Stats struct {
 //     for BreakerOpenFor, one probe call goes to Redis; if it succeeds,
 //     decisions return to Redis.
 type Redis struct {
-	target     *redisTarget
+	target     *redisurl.Target
 	timeout    time.Duration
 	failClosed bool
 	now        func() time.Time
@@ -179,7 +180,7 @@ func NewRedis(o RedisOptions) (*Redis, error) {
 }
 
 func (r *Redis) newClientBox() *clientBox {
-	c := r.target.newClient()
+	c := r.target.NewClient()
 	c.AddHook(countHook{&r.redisCalls})
 	return &clientBox{c}
 }

@@ -373,8 +373,8 @@ func TestRedisClusterKeyNaming(t *testing.T) {
 	ctx := context.Background()
 	// A cluster URL: the addr= parameter selects Redis Cluster.
 	r := newReal(t, RedisOptions{URL: srv.URL() + "?addr=" + srv.Addr()})
-	if r.target.kind != "cluster" {
-		t.Fatalf("kind %q", r.target.kind)
+	if r.target.Kind != "cluster" {
+		t.Fatalf("kind %q", r.target.Kind)
 	}
 	key := freshKey(t)
 	for i := range 3 {

@@ -439,6 +439,13 @@ func TestNewRedisClientURLs(t *testing.T) {
 			t.Errorf("%s: %v", u, err)
 			continue
 		}
+		// Named as the usage store's, with go-redis's retries (not the
+		// limiter's defaults).
+		if c, ok := c.(*redis.Client); ok {
+			if o := c.Options(); o.ClientName != "v1gateway-usage" || o.MaxRetries <= 0 || o.ContextTimeoutEnabled {
+				t.Errorf("%s: options %+v", u, o)
+			}
+		}
 		c.Close()
 	}
 	for _, u := range []string{"nope", "redis-sentinel://s1:26379", "http://x:1", "redis-sentinel://s/m?db=-1"} {
