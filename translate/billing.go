@@ -6,6 +6,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,7 +128,7 @@ func (q *billingQuery) array(name string, allowed map[string]struct{}) []string 
 				q.fail(name, "%q is not a valid value", part)
 				continue
 			}
-			if !containsString(out, part) {
+			if !slices.Contains(out, part) {
 				out = append(out, part)
 			}
 		}

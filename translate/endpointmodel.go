@@ -3,6 +3,7 @@ package translate
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -222,14 +223,14 @@ func (cat *v2GPUPoolCatalog) poolSelection(listed []string) (pools, excluded, dr
 			continue
 		}
 		want[strings.TrimSpace(id)] = true
-		if !containsString(pools, p) {
+		if !slices.Contains(pools, p) {
 			pools = append(pools, p)
 		}
 	}
 	excluded = []string{}
 	for _, g := range cat.GPUs {
 		id := strings.TrimSpace(g.ID)
-		if g.Pool == nil || !containsString(pools, *g.Pool) || want[id] || containsString(excluded, id) {
+		if g.Pool == nil || !slices.Contains(pools, *g.Pool) || want[id] || slices.Contains(excluded, id) {
 			continue
 		}
 		excluded = append(excluded, id)
@@ -244,7 +245,7 @@ func (cat *v2GPUPoolCatalog) eligible(pools, excluded []string) []string {
 	out := []string{}
 	for _, g := range cat.GPUs {
 		id := strings.TrimSpace(g.ID)
-		if g.Pool == nil || !containsString(pools, *g.Pool) || containsString(out, id) {
+		if g.Pool == nil || !slices.Contains(pools, *g.Pool) || slices.Contains(out, id) {
 			continue
 		}
 		skip := false

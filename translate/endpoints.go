@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -697,7 +698,7 @@ func (u *endpointUpdate) buildCPU(body *v2UpdateEndpointBody, cur *v2Endpoint) s
 	flavors := u.cpuFlavors
 	if !u.cpuSent {
 		for _, c := range cur.CPU {
-			if !containsString(flavors, c.ID) {
+			if !slices.Contains(flavors, c.ID) {
 				flavors = append(flavors, c.ID)
 			}
 		}
@@ -726,21 +727,12 @@ func (u *endpointUpdate) buildCPU(body *v2UpdateEndpointBody, cur *v2Endpoint) s
 			}
 		}
 		item := v2CreateCPU{ID: id, VcpuCount: vcpu}
-		if !containsCPU(cfg, item) {
+		if !slices.Contains(cfg, item) {
 			cfg = append(cfg, item)
 		}
 	}
 	body.CPU = cfg
 	return ""
-}
-
-func containsCPU(list []v2CreateCPU, c v2CreateCPU) bool {
-	for _, x := range list {
-		if x == c {
-			return true
-		}
-	}
-	return false
 }
 
 // ---------------------------------------------------------------------------

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -155,13 +156,13 @@ func (q *podQuery) match(p *v2Pod) bool {
 			return false
 		}
 	}
-	if q.cpuFlavorIDs != nil && (p.CPU == nil || !containsString(q.cpuFlavorIDs, p.CPU.ID)) {
+	if q.cpuFlavorIDs != nil && (p.CPU == nil || !slices.Contains(q.cpuFlavorIDs, p.CPU.ID)) {
 		return false
 	}
-	if q.gpuTypeIDs != nil && (p.GPU == nil || !containsString(q.gpuTypeIDs, p.GPU.ID)) {
+	if q.gpuTypeIDs != nil && (p.GPU == nil || !slices.Contains(q.gpuTypeIDs, p.GPU.ID)) {
 		return false
 	}
-	if q.dataCenterIDs != nil && !containsString(q.dataCenterIDs, p.DataCenterID) {
+	if q.dataCenterIDs != nil && !slices.Contains(q.dataCenterIDs, p.DataCenterID) {
 		return false
 	}
 	if q.desiredStatus != "" && desiredStatus(p.Status) != q.desiredStatus {
@@ -337,7 +338,7 @@ func expandPodList(ctx context.Context, req *Request, c Caller, q *podQuery, pod
 func expandNetworkVolumes(ctx context.Context, req *Request, c Caller, pods []*v2Pod, out []v1Pod, single bool) *Result {
 	var ids []string
 	for _, p := range pods {
-		if len(p.Mounts.Network) > 0 && !containsString(ids, p.Mounts.Network[0].VolumeID) {
+		if len(p.Mounts.Network) > 0 && !slices.Contains(ids, p.Mounts.Network[0].VolumeID) {
 			ids = append(ids, p.Mounts.Network[0].VolumeID)
 		}
 	}
@@ -613,8 +614,8 @@ func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
 		case q.computeType == "GPU" && w.GPUCount == 0,
 			q.computeType == "CPU" && w.GPUCount > 0,
 			q.cpuFlavorIDs != nil, q.name != nil, q.networkVolume != nil, q.templateID != nil,
-			q.gpuTypeIDs != nil && !containsString(q.gpuTypeIDs, gpuType),
-			q.dataCenterIDs != nil && !containsString(q.dataCenterIDs, dc),
+			q.gpuTypeIDs != nil && !slices.Contains(q.gpuTypeIDs, gpuType),
+			q.dataCenterIDs != nil && !slices.Contains(q.dataCenterIDs, dc),
 			q.desiredStatus != "" && q.desiredStatus != "RUNNING",
 			q.id != nil && *q.id != w.ID,
 			q.imageName != nil && *q.imageName != image:

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -192,7 +193,7 @@ func (cr *podCreator) resolveMounts() *Result {
 		if r != nil {
 			return r
 		}
-		if in.dcSent && !containsString(in.dataCenterIDs, vol.DataCenter) {
+		if in.dcSent && !slices.Contains(in.dataCenterIDs, vol.DataCenter) {
 			return Fail(http.StatusBadRequest, fmt.Sprintf("networkVolumeId: network volume %q is in data center %s, which is not among dataCenterIds (%s); v2 places the pod in the volume's data center",
 				in.networkVol, vol.DataCenter, strings.Join(in.dataCenterIDs, ", ")))
 		}
@@ -402,7 +403,7 @@ func (cr *podCreator) rankCandidates() *Result {
 		for _, t := range gpus.GPUs {
 			ids := make([]string, 0, len(t.DataCenters))
 			for _, dc := range t.DataCenters {
-				if cr.dcs == nil || containsString(cr.dcs, dc.ID) {
+				if cr.dcs == nil || slices.Contains(cr.dcs, dc.ID) {
 					ids = append(ids, dc.ID)
 				}
 			}
@@ -675,15 +676,6 @@ func podAnswerOf(status int, p *v2Pod) *Result {
 }
 
 func ptrTo[T any](v T) *T { return &v }
-
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
 
 // ---------------------------------------------------------------------------
 // #5 GET /pods/{podId}
