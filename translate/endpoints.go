@@ -443,23 +443,12 @@ func getEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if msg != "" {
 		return Fail(http.StatusBadRequest, msg)
 	}
-	ep, r := getV2Endpoint(ctx, req, c, id)
+	ep, r := getV2[v2Endpoint](ctx, req, c, V2Path("/v2/serverless/%s", id), "an endpoint")
 	if r != nil {
 		return r
 	}
 	ea := &endpointAnswers{ctx: ctx, req: req, c: c, notes: &Result{}}
 	return ea.one(ep, q, "")
-}
-
-func getV2Endpoint(ctx context.Context, req *Request, c Caller, id string) (*v2Endpoint, *Result) {
-	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/serverless/%s", id)})
-	if err != nil {
-		return nil, FromCallError(err)
-	}
-	if !a.OK() {
-		return nil, FromV2Error(req.Op, a)
-	}
-	return decodeV2[v2Endpoint](a, "an endpoint")
 }
 
 // ---------------------------------------------------------------------------
@@ -478,9 +467,10 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if len(u.unknownKeys) > 0 {
 		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
 	}
+	path := V2Path("/v2/serverless/%s", id)
 	var cur *v2Endpoint
 	if u.needsCurrent() {
-		if cur, r = getV2Endpoint(ctx, req, c, id); r != nil {
+		if cur, r = getV2[v2Endpoint](ctx, req, c, path, "an endpoint"); r != nil {
 			return withNotes(r, notes)
 		}
 	}
@@ -499,18 +489,15 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		// Nothing v2 can change: the endpoint as it is, without a PATCH
 		// (a PATCH would still make a release).
 		if cur == nil {
-			if cur, r = getV2Endpoint(ctx, req, c, id); r != nil {
+			if cur, r = getV2[v2Endpoint](ctx, req, c, path, "an endpoint"); r != nil {
 				return withNotes(r, notes)
 			}
 		}
 		return ea.one(cur, nil, "")
 	}
-	a, err := podCall(ctx, c, http.MethodPatch, V2Path("/v2/serverless/%s", id), nil, body)
-	if err != nil {
-		return withNotes(FromCallError(err), notes)
-	}
-	if !a.OK() {
-		return withNotes(FromV2Error(req.Op, a), notes)
+	a, r := callV2(ctx, req, c, http.MethodPatch, path, body)
+	if r != nil {
+		return withNotes(r, notes)
 	}
 	ep, r := decodeV2[v2Endpoint](a, "an endpoint")
 	if r != nil {

@@ -170,19 +170,6 @@ func volumeAnswer(a *V2Answer) *Result {
 	return JSON(http.StatusOK, v1VolumeFrom(v))
 }
 
-// callV2 makes one v2 call and returns its answer, or the v1 answer when
-// the call failed (no answer, or a v2 error).
-func callV2(ctx context.Context, req *Request, c Caller, method, path string, v any) (*V2Answer, *Result) {
-	a, err := podCall(ctx, c, method, path, nil, v)
-	if err != nil {
-		return nil, FromCallError(err)
-	}
-	if !a.OK() {
-		return nil, FromV2Error(req.Op, a)
-	}
-	return a, nil
-}
-
 // ---------------------------------------------------------------------------
 // #25 POST /networkvolumes
 
@@ -260,28 +247,22 @@ func updateNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Resul
 		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("NetworkVolumeUpdateInput", u.unknownKeys))
 	}
 	path := V2Path("/v2/network-volumes/%s", id)
-	var cur *V2Answer
+	var cur *v2NetworkVolume
 	if u.body.Size != nil || u.body.Name == nil {
-		a, r := callV2(ctx, req, c, http.MethodGet, path, nil)
-		if r != nil {
+		if cur, r = getV2[v2NetworkVolume](ctx, req, c, path, "a network volume"); r != nil {
 			return withNotes(r, notes)
 		}
-		cur = a
 		if u.body.Size != nil {
-			v, r := decodeV2[v2NetworkVolume](a, "a network volume")
-			if r != nil {
-				return withNotes(r, notes)
-			}
 			switch size := *u.body.Size; {
-			case size < v.Size:
-				return withNotes(Fail(http.StatusBadRequest, fmt.Sprintf("size: network volume %q is %d GB; it cannot be shrunk to %d GB (network volume storage can only grow)", id, v.Size, size)), notes)
-			case size == v.Size:
+			case size < cur.Size:
+				return withNotes(Fail(http.StatusBadRequest, fmt.Sprintf("size: network volume %q is %d GB; it cannot be shrunk to %d GB (network volume storage can only grow)", id, cur.Size, size)), notes)
+			case size == cur.Size:
 				u.body.Size = nil // nothing to change
 			}
 		}
 	}
 	if u.body.Size == nil && u.body.Name == nil {
-		return withNotes(volumeAnswer(cur), notes)
+		return withNotes(JSON(http.StatusOK, v1VolumeFrom(cur)), notes)
 	}
 	a, r := callV2(ctx, req, c, http.MethodPatch, path, u.body)
 	if r != nil {

@@ -143,6 +143,39 @@ func FromCallError(err error) *Result {
 	}
 }
 
+// callV2 makes one v2 call and returns its answer, or the v1 answer when
+// the call failed (no answer, or a v2 error).
+func callV2(ctx context.Context, req *Request, c Caller, method, path string, v any) (*V2Answer, *Result) {
+	a, err := podCall(ctx, c, method, path, nil, v)
+	if err != nil {
+		return nil, FromCallError(err)
+	}
+	if !a.OK() {
+		return nil, FromV2Error(req.Op, a)
+	}
+	return a, nil
+}
+
+// decodeV2 decodes a v2 answer body, or returns the 502 saying it could not.
+func decodeV2[T any](a *V2Answer, what string) (*T, *Result) {
+	v := new(T)
+	if err := json.Unmarshal(a.Body, v); err != nil {
+		return nil, Fail(http.StatusBadGateway, "the v2 API answered with "+what+" the gateway cannot read: "+err.Error())
+	}
+	return v, nil
+}
+
+// getV2 reads one v2 resource at path (built with V2Path) and decodes it;
+// what names it in the 502 for an answer it cannot decode ("an endpoint").
+// A v2 error, 404 included, becomes the v1 answer the operation documents.
+func getV2[T any](ctx context.Context, req *Request, c Caller, path, what string) (*T, *Result) {
+	a, r := callV2(ctx, req, c, http.MethodGet, path, nil)
+	if r != nil {
+		return nil, r
+	}
+	return decodeV2[T](a, what)
+}
+
 // JSON is a successful v1 answer with v as its JSON body.
 func JSON(status int, v any) *Result {
 	b, err := json.Marshal(v)

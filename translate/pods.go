@@ -77,15 +77,6 @@ func podCall(ctx context.Context, c Caller, method, path string, query url.Value
 	return c.Call(ctx, call)
 }
 
-// decodeV2 decodes a v2 answer body, or returns the 502 saying it could not.
-func decodeV2[T any](a *V2Answer, what string) (*T, *Result) {
-	v := new(T)
-	if err := json.Unmarshal(a.Body, v); err != nil {
-		return nil, Fail(http.StatusBadGateway, "the v2 API answered with "+what+" the gateway cannot read: "+err.Error())
-	}
-	return v, nil
-}
-
 // withNotes copies warnings and dropped fields gathered before r was built.
 func withNotes(r *Result, notes *Result) *Result {
 	if notes == nil {
@@ -677,6 +668,15 @@ func podAnswerOf(status int, p *v2Pod) *Result {
 
 func ptrTo[T any](v T) *T { return &v }
 
+// getV2Pod reads pod id from v2 (getV2, with the pod decoder).
+func getV2Pod(ctx context.Context, req *Request, c Caller, id string) (*v2Pod, *Result) {
+	a, r := callV2(ctx, req, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil)
+	if r != nil {
+		return nil, r
+	}
+	return decodePodAnswer(a)
+}
+
 // ---------------------------------------------------------------------------
 // #5 GET /pods/{podId}
 
@@ -689,14 +689,7 @@ func getPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if msg != "" {
 		return Fail(http.StatusBadRequest, msg)
 	}
-	a, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
-	if err != nil {
-		return FromCallError(err)
-	}
-	if !a.OK() {
-		return FromV2Error(req.Op, a)
-	}
-	p, r := decodePodAnswer(a)
+	p, r := getV2Pod(ctx, req, c, id)
 	if r != nil {
 		return r
 	}
@@ -733,18 +726,9 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	var cur *v2Pod
 	if u.needsPod() || u.fields == 0 {
-		a, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
-		if err != nil {
-			return withNotes(FromCallError(err), notes)
-		}
-		if !a.OK() {
-			return withNotes(FromV2Error(req.Op, a), notes)
-		}
-		p, r := decodePodAnswer(a)
-		if r != nil {
+		if cur, r = getV2Pod(ctx, req, c, id); r != nil {
 			return withNotes(r, notes)
 		}
-		cur = p
 		if msg := u.applyMounts(cur); msg != "" {
 			return withNotes(Fail(http.StatusBadRequest, msg), notes)
 		}
@@ -857,14 +841,7 @@ func resetPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 // resetEmulated is reset as V1GW_RESET_MODE=restart emulates it: RUNNING →
 // restart, EXITED/ERROR → start; anything else is refused.
 func resetEmulated(ctx context.Context, req *Request, c Caller, id string) *Result {
-	a, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
-	if err != nil {
-		return FromCallError(err)
-	}
-	if !a.OK() {
-		return FromV2Error(req.Op, a)
-	}
-	p, r := decodePodAnswer(a)
+	p, r := getV2Pod(ctx, req, c, id)
 	if r != nil {
 		return r
 	}

@@ -178,22 +178,11 @@ func getTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 	if _, msg := parseTemplateQuery(req.Query); msg != "" {
 		return Fail(http.StatusBadRequest, msg)
 	}
-	t, r := getV2Template(ctx, req, c, id)
+	t, r := getV2[v2TemplateForPod](ctx, req, c, V2Path("/v2/templates/%s", id), "a template")
 	if r != nil {
 		return r
 	}
 	return templateAnswer(http.StatusOK, t)
-}
-
-func getV2Template(ctx context.Context, req *Request, c Caller, id string) (*v2TemplateForPod, *Result) {
-	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", id)})
-	if err != nil {
-		return nil, FromCallError(err)
-	}
-	if !a.OK() {
-		return nil, FromV2Error(req.Op, a)
-	}
-	return decodeV2[v2TemplateForPod](a, "a template")
 }
 
 // ---------------------------------------------------------------------------
@@ -212,8 +201,9 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
+	path := V2Path("/v2/templates/%s", id)
 	if u.needsTemplate() || u.body.empty() {
-		cur, r := getV2Template(ctx, req, c, id)
+		cur, r := getV2[v2TemplateForPod](ctx, req, c, path, "a template")
 		if r != nil {
 			return withNotes(r, notes)
 		}
@@ -225,12 +215,9 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(templateAnswer(http.StatusOK, cur), notes)
 		}
 	}
-	a, err := podCall(ctx, c, http.MethodPatch, V2Path("/v2/templates/%s", id), nil, u.body)
-	if err != nil {
-		return withNotes(FromCallError(err), notes)
-	}
-	if !a.OK() {
-		return withNotes(FromV2Error(req.Op, a), notes)
+	a, r := callV2(ctx, req, c, http.MethodPatch, path, u.body)
+	if r != nil {
+		return withNotes(r, notes)
 	}
 	t, r := decodeV2[v2TemplateForPod](a, "a template")
 	if r != nil {
