@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 	"time"
 )
@@ -189,14 +190,22 @@ func readBody(buf []byte, r io.Reader, length, limit int64) ([]byte, error) {
 	} else if cap(b) == 0 {
 		b = make([]byte, 0, 16<<10)
 	}
+	// At most limit+1 bytes are ever read: the answer itself and the one
+	// byte that proves it too long.
+	most := limit + 1
 	for {
 		if len(b) == cap(b) {
 			if int64(len(b)) > limit {
 				return nil, &AnswerTooLargeError{Limit: limit}
 			}
-			b = append(b, 0)[:len(b)] // grow (append's amortised doubling)
+			// Double, but never past limit+1 bytes.
+			b = slices.Grow(b, int(min(int64(max(cap(b), 16<<10)), most-int64(len(b)))))
 		}
-		n, err := r.Read(b[len(b):cap(b)])
+		room := b[len(b):cap(b)]
+		if int64(len(room)) > most-int64(len(b)) {
+			room = room[:most-int64(len(b))]
+		}
+		n, err := r.Read(room)
 		b = b[:len(b)+n]
 		if int64(len(b)) > limit {
 			return nil, &AnswerTooLargeError{Limit: limit}

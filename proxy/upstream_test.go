@@ -77,3 +77,43 @@ func TestBodyPool(t *testing.T) {
 		}
 	}
 }
+
+// countingReader counts the bytes it hands out.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// TestReadBodyReadsAtMostLimitPlusOne: an answer without a Content-Length
+// that goes on past the limit is refused after limit+1 bytes — never more
+// read into memory than the configured maximum (upstream_max_body) and the
+// one byte that proves it too long, whatever the read sizes and the buffer
+// handed in.
+func TestReadBodyReadsAtMostLimitPlusOne(t *testing.T) {
+	for _, limit := range []int64{1, 100, 16 << 10, 64 << 10, 100_000, 1 << 20} {
+		for _, buf := range [][]byte{nil, make([]byte, 0, 5), make([]byte, 0, 1<<20)} {
+			cr := &countingReader{r: io.LimitReader(zeroReader{}, 4*limit+(64<<10))}
+			_, err := readBody(buf, cr, -1, limit)
+			var tl *AnswerTooLargeError
+			if !errors.As(err, &tl) {
+				t.Fatalf("limit %d: err = %v, want AnswerTooLargeError", limit, err)
+			}
+			if cr.n > limit+1 {
+				t.Errorf("limit %d, buffer cap %d: read %d bytes, want at most %d", limit, cap(buf), cr.n, limit+1)
+			}
+		}
+	}
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
