@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"strconv"
 	"sync"
@@ -31,6 +32,27 @@ type reqInfo struct {
 	upDuration  time.Duration
 	breakerOpen *BreakerOpenError
 	limiter     string // allowed, limited, error, unavailable; "" when not asked
+	errMsg      string // the message of a 5xx v1 answer, for the access log
+}
+
+// setError records the message of a v1 error answer body for the access
+// log (the answer's own words: never a credential).
+func (i *reqInfo) setError(body []byte) {
+	if i == nil {
+		return
+	}
+	var e struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &e) != nil || e.Message == "" {
+		return
+	}
+	if len(e.Message) > 1000 {
+		e.Message = e.Message[:1000]
+	}
+	i.mu.Lock()
+	i.errMsg = e.Message
+	i.mu.Unlock()
 }
 
 type infoKey struct{}
@@ -217,7 +239,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		return
 	}
 	info.mu.Lock()
-	calls, statuses, upDur, lim := info.calls, info.upStatuses, info.upDuration, info.limiter
+	calls, statuses, upDur, lim, errMsg := info.calls, info.upStatuses, info.upDuration, info.limiter, info.errMsg
 	info.mu.Unlock()
 	ev = ev.Str("request_id", RequestID(r.Context())).
 		Str("method", r.Method).
@@ -235,6 +257,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 	if len(calls) > 0 {
 		ev = ev.Strs("v2_calls", calls).Ints("upstream_statuses", statuses).
 			Float64("upstream_ms", float64(upDur.Microseconds())/1000)
+	}
+	if errMsg != "" {
+		ev = ev.Str("error", errMsg)
 	}
 	h := sw.Header()
 	if v := h.Values("X-Compat-Warning"); len(v) > 0 {

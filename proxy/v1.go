@@ -151,6 +151,11 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			}
 			writeResultAs(w, res, op.ContentType())
 		} else {
+			if res.Status >= 500 {
+				// The gateway's own account of a failure (an unreadable v2
+				// answer, a lost reply, …) goes to the access log too.
+				infoFrom(r.Context()).setError(res.Body)
+			}
 			writeResult(w, res)
 		}
 		// Written: the buffers can serve other answers (a no-op for bodies
