@@ -50,6 +50,9 @@ type jreader struct {
 	// podStream); net is the reused buffer of network mounts.
 	stream bool
 	net    []v2NetworkMount
+
+	// The order of keys in the previous object of each kind (fieldKey).
+	podKeys, rtKeys, portKeys, gpuKeys, cpuKeys keyOrder
 }
 
 // resetPodStorage makes the storage of the previous pod available to the
@@ -646,7 +649,9 @@ func decodePodList(b []byte) ([]v2Pod, error) {
 			fa := true
 			for r.nextElem(&fa) {
 				pods = append(pods, v2Pod{})
-				r.pod(&pods[len(pods)-1])
+				if r.pod(&pods[len(pods)-1]); r.err != nil {
+					r.err = podErr(len(pods)-1, r.err)
+				}
 			}
 		}
 	}
@@ -707,6 +712,7 @@ type podStream struct {
 	firstElem bool
 	seen      bool
 	resets    int
+	n         int // pods decoded since the last "pods" member began
 }
 
 func (s *podStream) init(b []byte) {
@@ -737,6 +743,7 @@ func (s *podStream) next(p *v2Pod) bool {
 			}
 			s.seen = true
 			s.resets++
+			s.n = 0
 			if r.null() {
 				continue
 			}
@@ -758,9 +765,11 @@ func (s *podStream) next(p *v2Pod) bool {
 			r.resetPodStorage()
 			r.pod(p)
 			if r.err != nil {
+				r.err = podErr(s.n, r.err)
 				s.state = 3
 				return false
 			}
+			s.n++
 			return true
 		default:
 			return false
@@ -865,72 +874,201 @@ func internPodEnum(s string) string {
 	return s
 }
 
+// Members of the objects decoded on the hot path are recognised by field
+// number, not by key string. Each kind of object (pod, runtime, runtime
+// port, gpu, cpu) has a table of its keys in their JSON form, `"key":`,
+// indexed by field number; a keyOrder remembers the order in which the
+// previous object of that kind listed its keys. Every object of one list
+// comes from the same encoder, so the next object's keys come in the same
+// order and each is recognised by one comparison — no scanning of the key,
+// no switch over strings. A key that does not come in the expected place
+// (the first object, a reordered or unknown key, whitespace, escapes) is
+// read the general way (nextKey) and looked up in the table; the
+// semantics are the same either way: exact keys, the last duplicate wins,
+// unknown keys are skipped.
+
+// keyOrder is the order of keys seen in the previous object of one kind.
+type keyOrder struct {
+	seq [40]uint8 // field numbers in order; 0: a key not in the table
+	n   int       // entries of seq in use
+	pos int       // position of the next member in the current object
+}
+
+// fieldKey advances to the next member of an object of the kind described
+// by lits (lits[f] is `"key":` for field f > 0) and returns its field
+// number (0 for an unknown key, whose value the caller skips); false at the
+// closing brace or on an error. Call ko.pos = 0 at each object's start.
+func (r *jreader) fieldKey(first *bool, ko *keyOrder, lits []string) (uint8, bool) {
+	b, i := r.b, r.i
+	if i < len(b) {
+		c := b[i]
+		if c == ',' && !*first {
+			i++
+		} else if c == '}' {
+			r.i = i + 1
+			ko.n = min(ko.n, ko.pos)
+			return 0, false
+		}
+		if i < len(b) && b[i] == '"' && (c == ',' || *first) {
+			if ko.pos < ko.n {
+				f := ko.seq[ko.pos]
+				if lit := lits[f]; f != 0 && len(b)-i >= len(lit) && r.s[i:i+len(lit)] == lit {
+					*first = false
+					r.i = i + len(lit)
+					ko.pos++
+					return f, true
+				}
+			}
+		}
+	}
+	k, ok := r.nextKey(first)
+	if !ok {
+		ko.n = min(ko.n, ko.pos)
+		return 0, false
+	}
+	f := uint8(0)
+	for j := 1; j < len(lits); j++ {
+		if l := lits[j]; len(l) == len(k)+3 && l[1:len(l)-2] == k {
+			f = uint8(j)
+			break
+		}
+	}
+	if ko.pos < len(ko.seq) {
+		ko.seq[ko.pos] = f
+		ko.n = max(ko.n, ko.pos+1)
+	}
+	ko.pos++
+	return f, true
+}
+
+// Fields of a v2 Pod.
+const (
+	pfID uint8 = iota + 1
+	pfName
+	pfStatus
+	pfImage
+	pfArgs
+	pfDisk
+	pfMounts
+	pfPorts
+	pfEnv
+	pfRegistry
+	pfCloud
+	pfDataCenterID
+	pfGPU
+	pfCPU
+	pfTemplate
+	pfCost
+	pfLocked
+	pfRuntime
+	pfCreatedAt
+	pfStartedAt
+	// Keys v1 has no use for, listed so that they are recognised by
+	// place as well (their values are skipped).
+	pfActions
+	pfCudaVersion
+	pfSSH
+	pfGlobalNetworking
+	pfCount
+)
+
+var podKeyLits = func() []string {
+	t := make([]string, pfCount)
+	for f, k := range map[uint8]string{
+		pfID: "id", pfName: "name", pfStatus: "status", pfImage: "image", pfArgs: "args",
+		pfDisk: "disk", pfMounts: "mounts", pfPorts: "ports", pfEnv: "env", pfRegistry: "registry",
+		pfCloud: "cloud", pfDataCenterID: "dataCenterId", pfGPU: "gpu", pfCPU: "cpu",
+		pfTemplate: "template", pfCost: "cost", pfLocked: "locked", pfRuntime: "runtime",
+		pfCreatedAt: "createdAt", pfStartedAt: "startedAt", pfActions: "actions",
+		pfCudaVersion: "cudaVersion", pfSSH: "ssh", pfGlobalNetworking: "globalNetworking",
+	} {
+		t[f] = `"` + k + `":`
+	}
+	return t
+}()
+
 func (r *jreader) pod(p *v2Pod) {
 	if !r.beginObject() {
 		return
 	}
 	first := true
-	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
-		switch k {
-		case "id":
+	ko := &r.podKeys
+	ko.pos = 0
+	for {
+		f, ok := r.fieldKey(&first, ko, podKeyLits)
+		if !ok {
+			return
+		}
+		switch f {
+		case pfID:
 			p.ID = r.str()
-		case "name":
+		case pfName:
 			p.Name = r.str()
-		case "status":
+		case pfStatus:
 			p.Status = internPodEnum(r.str())
-		case "image":
+		case pfImage:
 			p.Image = r.str()
-		case "args":
+		case pfArgs:
 			p.Args = r.str()
-		case "disk":
+		case pfDisk:
 			p.Disk = r.integer()
-		case "mounts":
+		case pfMounts:
 			p.Mounts = v2Mounts{}
 			if !r.null() {
 				r.mounts(&p.Mounts)
 			}
-		case "ports":
+		case pfPorts:
 			p.Ports = r.rawOrNil()
-		case "env":
+		case pfEnv:
 			p.Env = r.rawOrNil()
-		case "registry":
+		case pfRegistry:
 			p.Registry = r.strOrNull()
-		case "cloud":
+		case pfCloud:
 			p.Cloud = internPodEnum(r.str())
-		case "dataCenterId":
+		case pfDataCenterID:
 			p.DataCenterID = r.strOrNull()
-		case "gpu":
+		case pfGPU:
 			p.GPU = nil
 			if !r.null() {
 				p.GPU = r.gpus.new()
 				r.gpu(p.GPU)
 			}
-		case "cpu":
+		case pfCPU:
 			p.CPU = nil
 			if !r.null() {
 				p.CPU = r.cpus.new()
 				r.cpu(p.CPU)
 			}
-		case "template":
+		case pfTemplate:
 			p.Template = r.strOrNull()
-		case "cost":
+		case pfCost:
 			p.Cost = r.float()
-		case "locked":
+		case pfLocked:
 			p.Locked = r.boolean()
-		case "runtime":
+		case pfRuntime:
 			p.Runtime = nil
 			if !r.null() {
 				p.Runtime = r.rts.new()
 				r.runtime(p.Runtime)
 			}
-		case "createdAt":
+		case pfCreatedAt:
 			p.CreatedAt = r.str()
-		case "startedAt":
+		case pfStartedAt:
 			p.StartedAt = r.strOrNull()
 		default:
 			r.skip()
 		}
+		if r.err != nil && f != 0 {
+			// Name the field: "gpu: expected an object at byte 812".
+			lit := podKeyLits[f]
+			r.err = errors.New(lit[1:len(lit)-2] + ": " + r.err.Error())
+		}
 	}
+}
+
+// podErr names the pod of a list an error was found in.
+func podErr(i int, err error) error {
+	return errors.New("pods[" + strconv.Itoa(i) + "]: " + err.Error())
 }
 
 // rawOrNil returns a value as raw JSON, or nil for null (as
@@ -1007,16 +1145,38 @@ func (r *jreader) mounts(m *v2Mounts) {
 	}
 }
 
+// keyLits is a fieldKey table: `"key":` of each key at its field number
+// (1, 2, …; index 0 unused).
+func keyLits(keys ...string) []string {
+	t := make([]string, len(keys)+1)
+	for i, k := range keys {
+		t[i+1] = `"` + k + `":`
+	}
+	return t
+}
+
+var (
+	gpuKeyLits     = keyLits("id", "count")
+	cpuKeyLits     = keyLits("id", "vcpuCount", "memory")
+	runtimeKeyLits = keyLits("ports", "uptime", "gpus", "cpu", "memory")
+	rtPortKeyLits  = keyLits("private", "public", "ip", "type")
+)
+
 func (r *jreader) gpu(g *v2PodGPU) {
 	if !r.beginObject() {
 		return
 	}
 	first := true
-	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
-		switch k {
-		case "id":
+	r.gpuKeys.pos = 0
+	for {
+		f, ok := r.fieldKey(&first, &r.gpuKeys, gpuKeyLits)
+		if !ok {
+			return
+		}
+		switch f {
+		case 1:
 			g.ID = r.str()
-		case "count":
+		case 2:
 			g.Count = r.integer()
 		default:
 			r.skip()
@@ -1029,13 +1189,18 @@ func (r *jreader) cpu(c *v2PodCPU) {
 		return
 	}
 	first := true
-	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
-		switch k {
-		case "id":
+	r.cpuKeys.pos = 0
+	for {
+		f, ok := r.fieldKey(&first, &r.cpuKeys, cpuKeyLits)
+		if !ok {
+			return
+		}
+		switch f {
+		case 1:
 			c.ID = r.str()
-		case "vcpuCount":
+		case 2:
 			c.VcpuCount = r.integer()
-		case "memory":
+		case 3:
 			c.Memory = r.integer()
 		default:
 			r.skip()
@@ -1048,8 +1213,13 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 		return
 	}
 	first := true
-	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
-		if k != "ports" {
+	r.rtKeys.pos = 0
+	for {
+		f, ok := r.fieldKey(&first, &r.rtKeys, runtimeKeyLits)
+		if !ok {
+			return
+		}
+		if f != 1 { // only ports
 			r.skip()
 			continue
 		}
@@ -1066,17 +1236,25 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 				return
 			}
 			fp := true
-			for k2, ok2 := r.nextKey(&fp); ok2; k2, ok2 = r.nextKey(&fp) {
-				switch k2 {
-				case "private":
+			r.portKeys.pos = 0
+			for {
+				f2, ok2 := r.fieldKey(&fp, &r.portKeys, rtPortKeyLits)
+				if !ok2 {
+					break
+				}
+				switch f2 {
+				case 1:
 					p.Private = r.integer()
-				case "public":
+				case 2:
 					p.Public = r.intOrNull()
-				case "ip":
+				case 3:
 					p.IP = r.strOrNull()
 				default:
 					r.skip()
 				}
+			}
+			if r.err != nil {
+				return
 			}
 			if len(r.ports) == cap(r.ports) {
 				n := len(r.ports) - start
@@ -1332,35 +1510,62 @@ func appendV1Pod(b []byte, p *v1Pod) []byte {
 // and filling it pod after pod costs a GC write barrier per string while
 // a collection runs: the list path encodes straight from the v2 pod.
 func appendV1PodOf(b []byte, p *v2Pod) []byte {
-	b = append(b, '{')
-	w := jw{b: b, first: true}
-	w.str("id", p.ID)
-	w.str("name", p.Name)
-	w.str("image", p.Image)
-	w.int("containerDiskInGb", p.Disk)
-	w.strOmit("containerRegistryAuthId", p.Registry)
-	w.b = appendPodArgs(&w, p.Args)
-	w.raw("env", rawOr(p.Env, jsonEmptyObject))
-	w.raw("ports", rawOr(p.Ports, jsonEmptyArray))
-	w.strOmit("desiredStatus", desiredStatus(p.Status))
-	w.boolean("locked", p.Locked)
-	w.float("costPerHr", p.Cost)
-	w.float("adjustedCostPerHr", p.Cost)
+	// The keys come in a fixed order and "id" is always first, so each
+	// key is appended with its comma as one literal.
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, p.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, p.Name)
+	b = append(b, `,"image":`...)
+	b = appendJSONString(b, p.Image)
+	b = append(b, `,"containerDiskInGb":`...)
+	b = strconv.AppendInt(b, int64(p.Disk), 10)
+	if p.Registry != "" {
+		b = append(b, `,"containerRegistryAuthId":`...)
+		b = appendJSONString(b, p.Registry)
+	}
+	w := jw{b: b}
+	b = appendPodArgs(&w, p.Args)
+	b = append(b, `,"env":`...)
+	b = append(b, rawOr(p.Env, jsonEmptyObject)...)
+	b = append(b, `,"ports":`...)
+	b = append(b, rawOr(p.Ports, jsonEmptyArray)...)
+	if ds := desiredStatus(p.Status); ds != "" {
+		b = append(b, `,"desiredStatus":"`...)
+		b = append(b, ds...) // a constant without characters to escape
+		b = append(b, '"')
+	}
+	if p.Locked {
+		b = append(b, `,"locked":true`...)
+	} else {
+		b = append(b, `,"locked":false`...)
+	}
+	// costPerHr and adjustedCostPerHr are the same number: formatted once.
+	b = append(b, `,"costPerHr":`...)
+	n := len(b)
+	b = appendJSONFloat(b, p.Cost)
+	cost := len(b) - n
+	b = append(b, `,"adjustedCostPerHr":`...)
+	b = append(b, b[n:n+cost]...)
 	if g := p.GPU; g != nil {
-		w.key("gpu")
-		w.b = append(w.b, '{')
-		gw := jw{b: w.b, first: true}
-		gw.str("id", g.ID)
-		gw.int("count", g.Count)
-		w.b = append(gw.b, '}')
+		b = append(b, `,"gpu":{"id":`...)
+		b = appendJSONString(b, g.ID)
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, int64(g.Count), 10)
+		b = append(b, '}')
 	}
 	if c := p.CPU; c != nil {
-		w.strOmit("cpuFlavorId", c.ID)
+		if c.ID != "" {
+			b = append(b, `,"cpuFlavorId":`...)
+			b = appendJSONString(b, c.ID)
+		}
 		if c.VcpuCount != 0 {
-			w.int("vcpuCount", c.VcpuCount)
+			b = append(b, `,"vcpuCount":`...)
+			b = strconv.AppendInt(b, int64(c.VcpuCount), 10)
 		}
 		if c.Memory != 0 {
-			w.int("memoryInGb", c.Memory)
+			b = append(b, `,"memoryInGb":`...)
+			b = strconv.AppendInt(b, int64(c.Memory), 10)
 		}
 	}
 	size, path := 0, ""
@@ -1369,23 +1574,33 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	} else if len(p.Mounts.Network) > 0 {
 		path = p.Mounts.Network[0].Path
 	}
-	w.int("volumeInGb", size)
-	w.strOmit("volumeMountPath", path)
+	b = append(b, `,"volumeInGb":`...)
+	b = strconv.AppendInt(b, int64(size), 10)
+	if path != "" {
+		b = append(b, `,"volumeMountPath":`...)
+		b = appendJSONString(b, path)
+	}
 	var ports []v2RuntimePort
 	if p.Runtime != nil {
 		ports = p.Runtime.Ports
 	}
-	w.key("portMappings")
-	w.b = v1PortMappings(ports).appendJSON(w.b)
-	w.key("publicIp")
+	b = append(b, `,"portMappings":`...)
+	b = v1PortMappings(ports).appendJSON(b)
 	if ip := publicIP(ports); ip != "" {
-		w.b = appendJSONString(w.b, string(ip))
+		b = append(b, `,"publicIp":`...)
+		b = appendJSONString(b, string(ip))
 	} else {
-		w.b = append(w.b, "null"...)
+		b = append(b, `,"publicIp":null`...)
 	}
-	w.strOmit("lastStartedAt", p.StartedAt)
-	w.strOmit("templateId", p.Template)
-	return append(w.b, '}')
+	if p.StartedAt != "" {
+		b = append(b, `,"lastStartedAt":`...)
+		b = appendJSONString(b, p.StartedAt)
+	}
+	if p.Template != "" {
+		b = append(b, `,"templateId":`...)
+		b = appendJSONString(b, p.Template)
+	}
+	return append(b, '}')
 }
 
 // appendPodArgs appends dockerStartCmd as fillV1Pod sets it (H-args: args

@@ -1,0 +1,77 @@
+package translate
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"os"
+	"testing"
+)
+
+// The benchmarks below measure the gateway's hot path piece by piece on
+// testdata/podlist100.json: the canned v2 list of make bench (100 pods,
+// ~98 KB, written by bench/canned), so that figures here and there agree.
+
+func benchPodList(b *testing.B) []byte {
+	body, err := os.ReadFile("testdata/podlist100.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+// BenchmarkPodListDecode decodes the 100 pods one at a time (podStream).
+func BenchmarkPodListDecode(b *testing.B) {
+	body := benchPodList(b)
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	var p v2Pod
+	for b.Loop() {
+		var s podStream
+		s.init(body)
+		n := 0
+		for s.next(&p) {
+			n++
+		}
+		if err := s.finish(); err != nil || n != 100 {
+			b.Fatal(n, err)
+		}
+	}
+}
+
+// BenchmarkPodListEncode encodes the 100 decoded pods as v1 pods.
+func BenchmarkPodListEncode(b *testing.B) {
+	body := benchPodList(b)
+	pods, err := decodePodList(body)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	buf := make([]byte, 0, len(body))
+	for b.Loop() {
+		buf = buf[:0]
+		for i := range pods {
+			buf = appendV1PodOf(buf, &pods[i])
+		}
+	}
+	b.SetBytes(int64(len(buf)))
+}
+
+// BenchmarkPodListPlan is the whole ListPods plan on the canned list, with
+// the answer buffer given back as the proxy does.
+func BenchmarkPodListPlan(b *testing.B) {
+	body := benchPodList(b)
+	op, _ := Lookup("ListPods")
+	c := cannedCaller{&V2Answer{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}}
+	req := &Request{Op: op, Query: url.Values{}}
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res := op.Plan(ctx, req, c)
+		if res.Status != 200 {
+			b.Fatal(res.Status)
+		}
+		ReleaseBody(res.Body)
+	}
+}
