@@ -52,7 +52,7 @@ type jreader struct {
 	net    []v2NetworkMount
 
 	// The order of keys in the previous object of each kind (fieldKey).
-	podKeys, rtKeys, portKeys, gpuKeys, cpuKeys keyOrder
+	podKeys, rtKeys, portKeys, gpuKeys, cpuKeys, mountKeys, persistentKeys keyOrder
 }
 
 // resetPodStorage makes the storage of the previous pod available to the
@@ -1085,9 +1085,14 @@ func (r *jreader) mounts(m *v2Mounts) {
 		return
 	}
 	first := true
-	for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
-		switch k {
-		case "persistent":
+	r.mountKeys.pos = 0
+	for {
+		f, ok := r.fieldKey(&first, &r.mountKeys, mountsKeyLits)
+		if !ok {
+			return
+		}
+		switch f {
+		case 1: // persistent
 			m.Persistent = nil
 			if !r.null() {
 				m.Persistent = r.mounts_.new()
@@ -1095,18 +1100,23 @@ func (r *jreader) mounts(m *v2Mounts) {
 					return
 				}
 				fp := true
-				for k2, ok2 := r.nextKey(&fp); ok2; k2, ok2 = r.nextKey(&fp) {
-					switch k2 {
-					case "size":
+				r.persistentKeys.pos = 0
+				for {
+					f2, ok2 := r.fieldKey(&fp, &r.persistentKeys, persistentKeyLits)
+					if !ok2 {
+						break
+					}
+					switch f2 {
+					case 1:
 						m.Persistent.Size = r.integer()
-					case "path":
+					case 2:
 						m.Persistent.Path = r.str()
 					default:
 						r.skip()
 					}
 				}
 			}
-		case "network":
+		case 2: // network
 			m.Network = nil
 			if r.null() || !r.beginArray() {
 				continue
@@ -1156,10 +1166,12 @@ func keyLits(keys ...string) []string {
 }
 
 var (
-	gpuKeyLits     = keyLits("id", "count")
-	cpuKeyLits     = keyLits("id", "vcpuCount", "memory")
-	runtimeKeyLits = keyLits("ports", "uptime", "gpus", "cpu", "memory")
-	rtPortKeyLits  = keyLits("private", "public", "ip", "type")
+	gpuKeyLits        = keyLits("id", "count")
+	cpuKeyLits        = keyLits("id", "vcpuCount", "memory")
+	runtimeKeyLits    = keyLits("ports", "uptime", "gpus", "cpu", "memory")
+	mountsKeyLits     = keyLits("persistent", "network")
+	persistentKeyLits = keyLits("size", "path")
+	rtPortKeyLits     = keyLits("private", "public", "ip", "type")
 )
 
 func (r *jreader) gpu(g *v2PodGPU) {
