@@ -59,6 +59,9 @@ func TestMiniRun(t *testing.T) {
 		if c.Server != srvDirect && c.PeakRSS <= 0 {
 			t.Errorf("%s: no peak RSS", c.ID)
 		}
+		if c.Server != srvDirect && (len(c.CPUPerReq) != 1 || c.CPUPerReq[0] <= 0) {
+			t.Errorf("%s: CPU per request %v, want one positive figure", c.ID, c.CPUPerReq)
+		}
 		if c.Rate <= 0 {
 			t.Errorf("%s: no half-load rate", c.ID)
 		}
@@ -75,6 +78,10 @@ func TestMiniRun(t *testing.T) {
 		if len(c.LimiterCalls) != 1 || c.LimiterCalls[0] < 0.9 || c.LimiterCalls[0] > 1.2 {
 			t.Errorf("limiter Redis calls per request %v, want ~1", c.LimiterCalls)
 		}
+		// One figure (ticks of 10 ms: a short run may round it to 0).
+		if len(c.RedisCPU) != 1 || c.RedisCPU[0] < 0 {
+			t.Errorf("redis-server CPU per decision %v, want one figure", c.RedisCPU)
+		}
 	} else {
 		t.Log("no Redis: the Redis limiter case was skipped")
 	}
@@ -82,7 +89,7 @@ func TestMiniRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Targets", "| gateway GET /v1/pods |", "latency.svg", rep.Machine.Go} {
+	for _, want := range []string{"## Targets", "| gateway GET /v1/pods |", "latency.svg", rep.Machine.Go, "CPU µs/req", "Where the CPU goes", "µs of gateway CPU per request"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("results.md lacks %q", want)
 		}

@@ -191,6 +191,37 @@ func vmHWM(pid int) int64 {
 	return 0
 }
 
+// cpuTime is the CPU time (user + system) the process has used, plus, for
+// servers with worker processes (nginx), its children's.
+func (p *proc) cpuTime() time.Duration {
+	total := procCPU(p.pid())
+	for _, c := range childPIDs(p.pid()) {
+		total += procCPU(c)
+	}
+	return total
+}
+
+// procCPU reads utime + stime from /proc/<pid>/stat (0 when unknown). The
+// kernel reports them in USER_HZ ticks, 100 per second on Linux.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid …: comm may hold spaces; cut after ')'.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * (time.Second / 100)
+}
+
 // childPIDs lists the processes whose parent is pid.
 func childPIDs(pid int) []int {
 	ents, err := os.ReadDir("/proc")

@@ -127,6 +127,42 @@ func (r *Report) Targets() []TargetResult {
 	return out
 }
 
+// CPUFindings compares the CPU per request of cases measured in the same
+// run: the translated list against the bare proxy, and the Redis limiter
+// in the gateway's own CPU and in the Redis server's.
+func (r *Report) CPUFindings() []string {
+	cpu := func(id string) (float64, bool) {
+		c := r.find(id)
+		if c == nil || len(c.CPUPerReq) == 0 {
+			return 0, false
+		}
+		return median(c.CPUPerReq), true
+	}
+	var out []string
+	if g, ok := cpu("list/gateway-v1"); ok {
+		if b, ok := cpu("list/bare"); ok && b > 0 {
+			out = append(out, fmt.Sprintf("translated `GET /v1/pods` (100 pods): %.0f µs of gateway CPU per request, %.2f× the bare proxy's %.0f µs (which only copies bytes)", g, g/b, b))
+		}
+	}
+	for _, c := range r.Cases {
+		if c.Server != srvGatewayRedis || len(c.CPUPerReq) == 0 {
+			continue
+		}
+		base := strings.TrimSuffix(c.ID, "-redis")
+		m, ok := cpu(base)
+		if !ok || m == 0 {
+			continue
+		}
+		g := median(c.CPUPerReq)
+		line := fmt.Sprintf("Redis limiter, %s: gateway CPU %+.0f%% (%.0f → %.0f µs per request)", base, (g/m-1)*100, m, g)
+		if len(c.RedisCPU) > 0 {
+			line += fmt.Sprintf("; the redis-server on the same cores spends %.0f µs per decision", median(c.RedisCPU))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
 // Markdown is the report as a Markdown document.
 func (r *Report) Markdown() string {
 	var b strings.Builder
@@ -163,6 +199,15 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, orDash(t.Measured), met)
 	}
 	b.WriteString("\n")
+	if cpu := r.CPUFindings(); len(cpu) > 0 {
+		b.WriteString("### Where the CPU goes (same runs)\n\n" +
+			"On this machine the load generator, the upstream, the proxy and Redis share the cores, so each case's throughput also pays for the others' CPU. " +
+			"CPU time per request of each process (from /proc, at maximum throughput, medians) separates them:\n\n")
+		for _, f := range cpu {
+			fmt.Fprintf(&b, "- %s\n", f)
+		}
+		b.WriteString("\n")
+	}
 
 	for _, w := range []string{wlList, wlGet, wlCreate} {
 		var rows []*CaseResult
@@ -182,8 +227,8 @@ func (r *Report) Markdown() string {
 		if w == wlCreate {
 			b.WriteString("The translated create makes two upstream calls (the pre-list of pods for duplicate detection, P3, then the create); the others one.\n\n")
 		}
-		b.WriteString("| case | req/s (max) | × bare | p50 | p99 | p99.9 | +p50 | +p99 | allocs/req | B/req | peak RSS | Redis cmds/req | errors |\n")
-		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+		b.WriteString("| case | req/s (max) | × bare | p50 | p99 | p99.9 | +p50 | +p99 | CPU µs/req | allocs/req | B/req | peak RSS | Redis cmds/req | errors |\n")
+		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 		bare := r.find(w + "/bare")
 		direct := r.find(w + "/direct")
 		for _, c := range rows {
@@ -209,8 +254,15 @@ func (r *Report) Markdown() string {
 			if len(c.RedisCmds) > 0 {
 				cmds = fmt.Sprintf("%.3f", median(c.RedisCmds))
 			}
-			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
-				c.Label, c.MaxRPS, ratio, fmtDur(c.HalfP50), fmtDur(c.HalfP99), fmtDur(c.HalfP9), addP50, addP99, allocs, bytesPer, rss, cmds, c.Errors)
+			cpu := "—"
+			if len(c.CPUPerReq) > 0 {
+				cpu = fmt.Sprintf("%.0f", median(c.CPUPerReq))
+				if len(c.RedisCPU) > 0 {
+					cpu += fmt.Sprintf(" + %.0f Redis", median(c.RedisCPU))
+				}
+			}
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
+				c.Label, c.MaxRPS, ratio, fmtDur(c.HalfP50), fmtDur(c.HalfP99), fmtDur(c.HalfP9), addP50, addP99, cpu, allocs, bytesPer, rss, cmds, c.Errors)
 		}
 		b.WriteString("\n")
 	}

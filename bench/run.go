@@ -181,8 +181,10 @@ type CaseResult struct {
 	Half []Sample `json:"half"` // per round, at Rate
 	Rate int      `json:"rate"` // requests/s of the half-load runs
 
-	PeakRSS      int64     `json:"peakRssBytes"`              // largest VmHWM of the proxy process over all runs
-	RedisCmds    []float64 `json:"redisCmdsPerReq,omitempty"` // per max-throughput run: Redis server commands / requests
+	PeakRSS      int64     `json:"peakRssBytes"`               // largest VmHWM of the proxy process over all runs
+	CPUPerReq    []float64 `json:"cpuUsPerReq,omitempty"`      // per max-throughput run: CPU µs of the proxy process per request
+	RedisCPU     []float64 `json:"redisCpuUsPerReq,omitempty"` // per max-throughput run: CPU µs of the redis-server per request (throwaway server only)
+	RedisCmds    []float64 `json:"redisCmdsPerReq,omitempty"`  // per max-throughput run: Redis server commands / requests
 	LimiterCalls []float64 `json:"limiterCallsPerReq,omitempty"`
 
 	GoBench *GoBench `json:"goBench,omitempty"`
@@ -457,7 +459,22 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 			first <- take()
 		}()
 	}
+	var cpu0, rcpu0 time.Duration
+	if s.p != nil {
+		cpu0 = s.p.cpuTime()
+	}
+	redisCPU := rate == 0 && cr.Server == srvGatewayRedis && e.redisOwned
+	if redisCPU {
+		rcpu0 = e.redisProc.cpuTime()
+	}
 	sample := Attack(t, want, l)
+	if rate == 0 && s.p != nil && sample.Total > 0 {
+		// Over the whole attack, warm-up included: CPU per request sent.
+		cr.CPUPerReq = append(cr.CPUPerReq, float64(s.p.cpuTime()-cpu0)/float64(time.Microsecond)/float64(sample.Total))
+		if redisCPU {
+			cr.RedisCPU = append(cr.RedisCPU, float64(e.redisProc.cpuTime()-rcpu0)/float64(time.Microsecond)/float64(sample.Total))
+		}
+	}
 	if redisCounts {
 		a, b := <-first, take()
 		if a.err != nil {
