@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/v1gateway/v1gateway/internal/speccheck"
 	"net/http"
 	"net/url"
 	"os"
@@ -160,14 +161,11 @@ func sampleRequest(op *Operation, id string) *Request {
 // specExamples returns the JSON examples of the v2 contract (nil when the
 // specs are absent), as fuzz seeds.
 func specExamples(tb testing.TB, file string) [][]byte {
-	dir := ""
-	for d, _ := os.Getwd(); d != "/" && d != "."; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			dir = filepath.Join(d, "..", "shared", "specs")
-			break
-		}
+	dir, err := speccheck.SpecsDir() // V1GW_SPECS_DIR, else ../shared/specs
+	var raw []byte
+	if err == nil {
+		raw, err = os.ReadFile(filepath.Join(dir, file))
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, file))
 	if err != nil {
 		tb.Logf("specs not found (%v): seeding without the spec examples", err)
 		return nil
