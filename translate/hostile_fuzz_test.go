@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/v1gateway/v1gateway/internal/speccheck"
 	"net/http"
 	"net/url"
 	"os"
@@ -14,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/v1gateway/v1gateway/internal/speccheck"
 )
 
 // Hostile input at the translation layer: v1 query strings and filters,
