@@ -78,6 +78,9 @@ func TestMiniRun(t *testing.T) {
 		if len(c.LimiterCalls) != 1 || c.LimiterCalls[0] < 0.9 || c.LimiterCalls[0] > 1.2 {
 			t.Errorf("limiter Redis calls per request %v, want ~1", c.LimiterCalls)
 		}
+		if len(c.RoundTrips) != 1 || c.RoundTrips[0] <= 0 || c.RoundTrips[0] > 1.2 {
+			t.Errorf("limiter round trips per request %v, want one figure in (0, 1]", c.RoundTrips)
+		}
 		// One figure (ticks of 10 ms: a short run may round it to 0).
 		if len(c.RedisCPU) != 1 || c.RedisCPU[0] < 0 {
 			t.Errorf("redis-server CPU per decision %v, want one figure", c.RedisCPU)

@@ -186,6 +186,7 @@ type CaseResult struct {
 	RedisCPU     []float64 `json:"redisCpuUsPerReq,omitempty"` // per max-throughput run: CPU µs of the redis-server per request (throwaway server only)
 	RedisCmds    []float64 `json:"redisCmdsPerReq,omitempty"`  // per max-throughput run: Redis server commands / requests
 	LimiterCalls []float64 `json:"limiterCallsPerReq,omitempty"`
+	RoundTrips   []float64 `json:"limiterRoundTripsPerReq,omitempty"`
 
 	GoBench *GoBench `json:"goBench,omitempty"`
 
@@ -441,13 +442,13 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 	// per rate-limit decision in between.
 	redisCounts := rate == 0 && cr.Server == srvGatewayRedis
 	type snap struct {
-		cmds           int64
-		calls, decided float64
-		err            error
+		cmds                  int64
+		calls, trips, decided float64
+		err                   error
 	}
 	take := func() (sn snap) {
 		if sn.cmds, sn.err = e.redisCommands(ctx); sn.err == nil {
-			sn.calls, sn.decided, sn.err = s.limiterCalls()
+			sn.calls, sn.trips, sn.decided, sn.err = s.limiterCalls()
 		}
 		return sn
 	}
@@ -487,6 +488,7 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 			// The first INFO is counted once it has answered.
 			cr.RedisCmds = append(cr.RedisCmds, float64(b.cmds-a.cmds-1)/n)
 			cr.LimiterCalls = append(cr.LimiterCalls, (b.calls-a.calls)/n)
+			cr.RoundTrips = append(cr.RoundTrips, (b.trips-a.trips)/n)
 		}
 	}
 	if s.p != nil {

@@ -198,15 +198,18 @@ func (s *server) stop() {
 }
 
 // limiterCalls reads the gateway's count of limiter commands sent to Redis
-// (v1gw_limiter_redis_calls_total on /metrics) and of rate-limit decisions
-// (v1gw_limiter_decisions_total), from one scrape.
-func (s *server) limiterCalls() (calls, decisions float64, err error) {
-	calls, err = s.metricSum("v1gw_limiter_redis_calls_total")
-	if err != nil {
-		return 0, 0, err
+// (v1gw_limiter_redis_calls_total on /metrics), of the round trips they
+// took (v1gw_limiter_redis_round_trips_total) and of rate-limit decisions
+// (v1gw_limiter_decisions_total).
+func (s *server) limiterCalls() (calls, trips, decisions float64, err error) {
+	if calls, err = s.metricSum("v1gw_limiter_redis_calls_total"); err != nil {
+		return 0, 0, 0, err
+	}
+	if trips, err = s.metricSum("v1gw_limiter_redis_round_trips_total"); err != nil {
+		return 0, 0, 0, err
 	}
 	decisions, err = s.metricSum("v1gw_limiter_decisions_total")
-	return calls, decisions, err
+	return calls, trips, decisions, err
 }
 
 // metricSum sums the samples of one metric on the gateway's /metrics.

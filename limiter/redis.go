@@ -73,6 +73,7 @@ type RedisOptions struct {
 type Stats struct {
 	Decisions   uint64 // calls of Allow
 	RedisCalls  uint64 // commands sent to Redis: one EVALSHA per decision, plus an EVAL after NOSCRIPT and a new connection's setup (HELLO, CLIENT SETNAME, ...)
+	RoundTrips  uint64 // pipelines sent to Redis: concurrent decisions share one (redisbatch.go), so at most one per decision
 	LocalDenied uint64 // decisions answered 429 from the local over-limit cache, without Redis
 	Fallbacks   uint64 // decisions made by the in-memory fallback (fail-open) while Redis was unusable
 	RedisErrors uint64 // Redis calls that failed (timeouts, refused connections, error replies)
@@ -88,7 +89,8 @@ type Stats struct {
 //  2. The local over-limit cache: once Redis has said a key used its whole
 //     quota in a window, this replica answers 429 from memory until that
 //     window ends (unless the key's limit has since been raised).
-//  3. One script call through a circuit breaker, with a per-call timeout.
+//  3. One script call through a circuit breaker, with a per-call timeout;
+//     calls made at the same time share a pipeline (redisbatch.go).
 //  4. When the call fails or the breaker is open: the in-memory limiter at
 //     the same per-key quota (fail-open; each replica then counts on its
 //     own), or ErrUnavailable (fail-closed). Once the breaker has been open
@@ -118,7 +120,12 @@ type Redis struct {
 
 	events eventQueue
 
-	decisions, redisCalls, localDenied, fallbacks, redisErrors atomic.Uint64
+	// The dispatcher (redisbatch.go): decisions wait in reqs and go to
+	// Redis in pipelines; quit stops it (Close).
+	reqs chan *pendingCall
+	quit chan struct{}
+
+	decisions, redisCalls, roundTrips, localDenied, fallbacks, redisErrors atomic.Uint64
 }
 
 var _ Limiter = (*Redis)(nil)
@@ -167,6 +174,9 @@ func NewRedis(o RedisOptions) (*Redis, error) {
 	}
 	r.lastOK.Store(true)
 	r.client.Store(r.newClientBox())
+	r.reqs = make(chan *pendingCall, 4*maxBatch)
+	r.quit = make(chan struct{})
+	go r.dispatch()
 	failures := uint32(o.BreakerFailures)
 	r.breaker = gobreaker.NewCircuitBreaker[scriptReply](gobreaker.Settings{
 		Name:          "redis-limiter",
@@ -224,15 +234,12 @@ func (r *Redis) Allow(ctx context.Context, keyID string, limit int) (Decision, e
 }
 
 // call runs the script once (EVALSHA, then EVAL if Redis answers
-// NOSCRIPT) within the per-call timeout.
+// NOSCRIPT) within the per-call timeout, through the dispatcher.
 func (r *Redis) call(ctx context.Context, keyID string) (scriptReply, error) {
 	if r.rebuild.Load() {
 		r.replaceClient()
 	}
-	c := r.client.Load().c
-	cctx, cancel := context.WithTimeout(ctx, r.timeout)
-	defer cancel()
-	vals, err := rateScript.Run(cctx, c, []string{keyPrefix(keyID)}, int64(Window/time.Second), expiryMargin).Int64Slice()
+	vals, err := r.roundTrip(ctx, keyID)
 	if err == nil && len(vals) != 2 {
 		err = fmt.Errorf("unexpected script reply %v", vals)
 	}
@@ -335,6 +342,7 @@ func (r *Redis) Stats() Stats {
 	return Stats{
 		Decisions:   r.decisions.Load(),
 		RedisCalls:  r.redisCalls.Load(),
+		RoundTrips:  r.roundTrips.Load(),
 		LocalDenied: r.localDenied.Load(),
 		Fallbacks:   r.fallbacks.Load(),
 		RedisErrors: r.redisErrors.Load(),
@@ -350,6 +358,7 @@ func (r *Redis) Close() error {
 		return nil
 	}
 	r.closed = true
+	close(r.quit)
 	return r.client.Load().c.Close()
 }
 

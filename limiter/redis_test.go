@@ -562,3 +562,124 @@ func commandStats(t testing.TB, c *redis.Client) map[string]int64 {
 	}
 	return m
 }
+
+// TestRedisConcurrentDecisionsShareRoundTrips: decisions made at the same
+// time go to Redis in shared pipelines — still one script call each, and
+// the quota exact — so that under load the limiter costs fewer round trips
+// than decisions (each caller still waits for at most one of its own).
+func TestRedisConcurrentDecisionsShareRoundTrips(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	admin := adminClient(t, srv.URL())
+	inOneWindow(t, admin, func() func() {
+		r := newReal(t, RedisOptions{URL: srv.URL(), Timeout: 2 * time.Second})
+		key := freshKey(t)
+		if _, err := r.Allow(ctx, freshKey(t), 1<<30); err != nil { // connects, loads the script
+			t.Fatal(err)
+		}
+		before := commandStats(t, admin)
+		s0 := r.Stats()
+		const goroutines, each = 64, 8
+		const quota = goroutines*each - 50
+		var allowed, denied atomic.Int64
+		var failed atomic.Value
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for range goroutines {
+			wg.Go(func() {
+				<-start
+				for range each {
+					d, err := r.Allow(ctx, key, quota)
+					switch {
+					case err != nil:
+						failed.Store(err)
+					case d.Allowed:
+						allowed.Add(1)
+					default:
+						denied.Add(1)
+					}
+				}
+			})
+		}
+		close(start)
+		wg.Wait()
+		s1 := r.Stats()
+		after := commandStats(t, admin)
+		return func() {
+			if err := failed.Load(); err != nil {
+				t.Fatalf("a decision failed: %v", err)
+			}
+			if s1.Fallbacks != s0.Fallbacks || s1.RedisErrors != s0.RedisErrors {
+				t.Fatalf("fallbacks or errors during the run: %+v → %+v", s0, s1)
+			}
+			if allowed.Load() != quota || denied.Load() != goroutines*each-quota {
+				t.Errorf("%d allowed, %d denied; want exactly %d and %d", allowed.Load(), denied.Load(), quota, goroutines*each-quota)
+			}
+			asked := int64(s1.Decisions-s0.Decisions) - int64(s1.LocalDenied-s0.LocalDenied)
+			scripts := after["evalsha"] + after["eval"] - before["evalsha"] - before["eval"]
+			if scripts != asked {
+				t.Errorf("%d decisions asked Redis, the server ran %d scripts: want one each", asked, scripts)
+			}
+			trips := int64(s1.RoundTrips - s0.RoundTrips)
+			if trips > asked || trips < 1 {
+				t.Errorf("%d round trips for %d decisions", trips, asked)
+			}
+			t.Logf("%d decisions asked Redis in %d round trips", asked, trips)
+			if trips == asked {
+				t.Errorf("no two of %d concurrent decisions shared a round trip", asked)
+			}
+		}
+	})
+}
+
+// TestRedisBatchAfterScriptFlush: decisions batched together after Redis
+// lost its scripts (restart, SCRIPT FLUSH) are sent again with the script's
+// source, and none is lost.
+func TestRedisBatchAfterScriptFlush(t *testing.T) {
+	srv := testredis.Start(t)
+	ctx := context.Background()
+	admin := adminClient(t, srv.URL())
+	r := newReal(t, RedisOptions{URL: srv.URL(), Timeout: 2 * time.Second})
+	if _, err := r.Allow(ctx, freshKey(t), 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 3 {
+		if err := admin.ScriptFlush(ctx).Err(); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		var failed atomic.Int64
+		for range 32 {
+			wg.Go(func() {
+				if _, err := r.Allow(ctx, freshKey(t), 1<<30); err != nil {
+					failed.Add(1)
+				}
+			})
+		}
+		wg.Wait()
+		if n := failed.Load(); n > 0 || r.Stats().Fallbacks > 0 {
+			t.Fatalf("round %d: %d decisions failed, stats %+v", round, n, r.Stats())
+		}
+	}
+	// The pipeline path itself, made to meet NOSCRIPT: a batch of three
+	// right after a flush.
+	if err := admin.ScriptFlush(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	evals := commandStats(t, admin)["eval"]
+	batch := []*pendingCall{
+		{key: keyPrefix(freshKey(t)), done: make(chan struct{})},
+		{key: keyPrefix(freshKey(t)), done: make(chan struct{})},
+		{key: keyPrefix(freshKey(t)), done: make(chan struct{})},
+	}
+	r.runBatch(batch, nil)
+	for i, pc := range batch {
+		<-pc.done
+		if pc.err != nil || len(pc.vals) != 2 || pc.vals[0] != 1 {
+			t.Errorf("call %d after a script flush: %v %v", i, pc.vals, pc.err)
+		}
+	}
+	if got := commandStats(t, admin)["eval"] - evals; got != 3 {
+		t.Errorf("%d EVALs after NOSCRIPT, want 3", got)
+	}
+}

@@ -29,6 +29,7 @@ const (
 	metricLimiterDecisions  = "v1gw.limiter.decisions"
 	metricLimiterFallback   = "v1gw.limiter.redis.fallback"
 	metricLimiterRedisCalls = "v1gw.limiter.redis.calls"
+	metricLimiterRoundTrip  = "v1gw.limiter.redis.round_trips"
 	metricLimiterRedisErrs  = "v1gw.limiter.redis.errors"
 	metricLimiterFallbacks  = "v1gw.limiter.fallback.decisions"
 	metricLimiterLocalDeny  = "v1gw.limiter.local.denied"
@@ -97,6 +98,8 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	must(e)
 	redisCalls, e := m.Int64ObservableCounter(metricLimiterRedisCalls, metric.WithDescription("Commands the limiter sent to Redis."))
 	must(e)
+	roundTrips, e := m.Int64ObservableCounter(metricLimiterRoundTrip, metric.WithDescription("Pipelines the limiter sent to Redis (decisions made at the same time share one)."))
+	must(e)
 	redisErrs, e := m.Int64ObservableCounter(metricLimiterRedisErrs, metric.WithDescription("Limiter calls to Redis that failed."))
 	must(e)
 	fallbacks, e := m.Int64ObservableCounter(metricLimiterFallbacks, metric.WithDescription("Rate-limit decisions made by the per-process fallback while Redis was unusable."))
@@ -123,6 +126,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 			}
 			o.ObserveInt64(fallback, fb)
 			o.ObserveInt64(redisCalls, int64(st.RedisCalls))
+			o.ObserveInt64(roundTrips, int64(st.RoundTrips))
 			o.ObserveInt64(redisErrs, int64(st.RedisErrors))
 			o.ObserveInt64(fallbacks, int64(st.Fallbacks))
 			o.ObserveInt64(localDenied, int64(st.LocalDenied))
@@ -136,7 +140,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 			o.ObserveInt64(dropped, int64(st.Dropped))
 		}
 		return nil
-	}, inflight, breaker, fallback, redisCalls, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped)
+	}, inflight, breaker, fallback, redisCalls, roundTrips, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped)
 	if err != nil {
 		return nil, err
 	}

@@ -225,6 +225,7 @@ func TestMetricsEndpoint(t *testing.T) {
 		`v1gw_limiter_decisions_total{decision="limited"} 1`,
 		`v1gw_limiter_redis_fallback 0`,
 		`v1gw_limiter_redis_calls_total`,
+		`v1gw_limiter_redis_round_trips_total`,
 		`v1gw_limiter_redis_errors_total 0`,
 		`v1gw_limiter_fallback_decisions_total 0`,
 		`v1gw_limiter_local_denied_total`,
