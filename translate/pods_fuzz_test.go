@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -344,4 +345,96 @@ func FuzzPodJSONEquivalence(f *testing.F) {
 			t.Fatalf("answers differ for %s", body)
 		}
 	})
+}
+
+// FuzzPodKeyOrder: pods are recognised by the order of the previous pod's
+// keys (fieldKey); whatever the order of each pod's keys — shuffled from
+// pod to pod, with unknown keys and repeated scalar keys in between, compact
+// or spaced — the answer is encoding/json's, and the streaming path's is
+// the same.
+func FuzzPodKeyOrder(f *testing.F) {
+	f.Add(uint64(1), uint64(2), uint8(3), false)
+	f.Add(uint64(7), uint64(9), uint8(1), true)
+	f.Add(uint64(42), uint64(0), uint8(4), false)
+	f.Fuzz(func(t *testing.T, s1, s2 uint64, n uint8, spaced bool) {
+		r := rand.New(rand.NewPCG(s1, s2))
+		var pods []string
+		for i := range int(n%5) + 1 {
+			m := randomV2Pod(r, i)
+			keys := make([]string, 0, len(m)+2)
+			for k := range m {
+				keys = append(keys, k)
+			}
+			slices.Sort(keys) // map order is random: start from a known one
+			if r.IntN(2) == 0 {
+				r.Shuffle(len(keys), func(a, b int) { keys[a], keys[b] = keys[b], keys[a] })
+			}
+			var b strings.Builder
+			b.WriteByte('{')
+			sep := ","
+			if spaced {
+				sep = " ,\n "
+			}
+			for j, k := range keys {
+				if j > 0 {
+					b.WriteString(sep)
+				}
+				if r.IntN(8) == 0 {
+					b.WriteString(`"unknownKey":{"a":[1,"x"]}` + sep)
+				}
+				v := shuffledJSON(t, r, m[k])
+				if _, isObj := m[k].(map[string]any); !isObj && r.IntN(10) == 0 {
+					// A repeated scalar key: the last one wins.
+					fmt.Fprintf(&b, "%s:%s%s", jsonString(k), v, sep)
+				}
+				fmt.Fprintf(&b, "%s:%s", jsonString(k), v)
+			}
+			b.WriteByte('}')
+			pods = append(pods, b.String())
+		}
+		body := []byte(podList(pods...))
+		var a, want any
+		_ = json.Unmarshal(fastV1(t, body), &a)
+		_ = json.Unmarshal(referenceV1(t, body), &want)
+		if !reflect.DeepEqual(a, want) {
+			t.Fatalf("answers differ for %s", body)
+		}
+		sameListAnswer(t, body, &podQuery{})
+	})
+}
+
+// shuffledJSON encodes v with the keys of every object in a random order.
+func shuffledJSON(t *testing.T, r *rand.Rand, v any) []byte {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if l, ok := v.([]any); ok {
+			parts := make([]string, len(l))
+			for i, e := range l {
+				parts[i] = string(shuffledJSON(t, r, e))
+			}
+			return []byte("[" + strings.Join(parts, ",") + "]")
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	r.Shuffle(len(keys), func(a, b int) { keys[a], keys[b] = keys[b], keys[a] })
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		kb, _ := json.Marshal(k)
+		parts[i] = string(kb) + ":" + string(shuffledJSON(t, r, m[k]))
+	}
+	return []byte("{" + strings.Join(parts, ",") + "}")
+}
+
+func jsonString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
