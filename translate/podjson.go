@@ -898,7 +898,7 @@ type keyOrder struct {
 // by lits (lits[f] is `"key":` for field f > 0) and returns its field
 // number (0 for an unknown key, whose value the caller skips); false at the
 // closing brace or on an error. Call ko.pos = 0 at each object's start.
-func (r *jreader) fieldKey(first *bool, ko *keyOrder, lits []string) (uint8, bool) {
+func (r *jreader) fieldKey(first *bool, ko *keyOrder, lits keyTable) (uint8, bool) {
 	b, i := r.b, r.i
 	if i < len(b) {
 		c := b[i]
@@ -912,9 +912,9 @@ func (r *jreader) fieldKey(first *bool, ko *keyOrder, lits []string) (uint8, boo
 		if i < len(b) && b[i] == '"' && (c == ',' || *first) {
 			if ko.pos < ko.n {
 				f := ko.seq[ko.pos]
-				if lit := lits[f]; f != 0 && len(b)-i >= len(lit) && r.s[i:i+len(lit)] == lit {
+				if l := &lits[f]; f != 0 && l.at(b[i:]) {
 					*first = false
-					r.i = i + len(lit)
+					r.i = i + len(l.s)
 					ko.pos++
 					return f, true
 				}
@@ -928,7 +928,7 @@ func (r *jreader) fieldKey(first *bool, ko *keyOrder, lits []string) (uint8, boo
 	}
 	f := uint8(0)
 	for j := 1; j < len(lits); j++ {
-		if l := lits[j]; len(l) == len(k)+3 && l[1:len(l)-2] == k {
+		if l := lits[j].s; len(l) == len(k)+3 && l[1:len(l)-2] == k {
 			f = uint8(j)
 			break
 		}
@@ -972,8 +972,8 @@ const (
 	pfCount
 )
 
-var podKeyLits = func() []string {
-	t := make([]string, pfCount)
+var podKeyLits = func() keyTable {
+	t := make(keyTable, pfCount)
 	for f, k := range map[uint8]string{
 		pfID: "id", pfName: "name", pfStatus: "status", pfImage: "image", pfArgs: "args",
 		pfDisk: "disk", pfMounts: "mounts", pfPorts: "ports", pfEnv: "env", pfRegistry: "registry",
@@ -982,7 +982,7 @@ var podKeyLits = func() []string {
 		pfCreatedAt: "createdAt", pfStartedAt: "startedAt", pfActions: "actions",
 		pfCudaVersion: "cudaVersion", pfSSH: "ssh", pfGlobalNetworking: "globalNetworking",
 	} {
-		t[f] = `"` + k + `":`
+		t[f] = newKeyLit(k)
 	}
 	return t
 }()
@@ -1060,7 +1060,7 @@ func (r *jreader) pod(p *v2Pod) {
 		}
 		if r.err != nil && f != 0 {
 			// Name the field: "gpu: expected an object at byte 812".
-			lit := podKeyLits[f]
+			lit := podKeyLits[f].s
 			r.err = errors.New(lit[1:len(lit)-2] + ": " + r.err.Error())
 		}
 	}
@@ -1155,14 +1155,57 @@ func (r *jreader) mounts(m *v2Mounts) {
 	}
 }
 
-// keyLits is a fieldKey table: `"key":` of each key at its field number
-// (1, 2, …; index 0 unused).
-func keyLits(keys ...string) []string {
-	t := make([]string, len(keys)+1)
+// keyTable is a fieldKey table: the keys of one kind of object at their
+// field numbers (1, 2, …; index 0 unused).
+type keyTable []keyLit
+
+// keyLits is the keyTable of keys, numbered from 1 in order.
+func keyLits(keys ...string) keyTable {
+	t := make(keyTable, len(keys)+1)
 	for i, k := range keys {
-		t[i+1] = `"` + k + `":`
+		t[i+1] = newKeyLit(k)
 	}
 	return t
+}
+
+// keyLit is a member's key as it appears in compact JSON, `"key":`, with
+// its first sixteen bytes as two little-endian words and masks, so that
+// recognising it costs two loads and compares (no call).
+type keyLit struct {
+	s      string
+	w0, w1 uint64
+	m0, m1 uint64
+}
+
+func newKeyLit(k string) keyLit {
+	s := `"` + k + `":`
+	var buf [16]byte
+	n := copy(buf[:], s)
+	mask := func(n int) uint64 {
+		switch {
+		case n <= 0:
+			return 0
+		case n >= 8:
+			return ^uint64(0)
+		}
+		return 1<<(8*n) - 1
+	}
+	return keyLit{
+		s:  s,
+		w0: binary.LittleEndian.Uint64(buf[:8]), w1: binary.LittleEndian.Uint64(buf[8:]),
+		m0: mask(n), m1: mask(n - 8),
+	}
+}
+
+// at reports whether b starts with the key.
+func (l *keyLit) at(b []byte) bool {
+	if len(b) < 16 {
+		return len(b) >= len(l.s) && string(b[:len(l.s)]) == l.s
+	}
+	if binary.LittleEndian.Uint64(b)&l.m0 != l.w0 || binary.LittleEndian.Uint64(b[8:])&l.m1 != l.w1 {
+		return false
+	}
+	return len(l.s) <= 16 || (len(b) >= len(l.s) && string(b[16:len(l.s)]) == l.s[16:])
 }
 
 var (
