@@ -74,7 +74,12 @@ func (s *slab[T]) new() *T {
 		s.buf = make([]T, 0, 32)
 	}
 	s.buf = s.buf[:len(s.buf)+1]
-	return &s.buf[len(s.buf)-1]
+	e := &s.buf[len(s.buf)-1]
+	// Zeroed: in stream mode the element held the previous pod's part,
+	// and a part given only in part must not keep its values.
+	var zero T
+	*e = zero
+	return e
 }
 
 // newJReader reads b. Decoded strings share b's memory (no copy): b must

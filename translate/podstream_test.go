@@ -189,3 +189,33 @@ func FuzzStreamPodList(f *testing.F) {
 		sameListAnswer(t, b, &podQuery{})
 	})
 }
+
+// TestStreamPodListPartsNotInherited: the streaming decoder reuses the
+// storage of a pod's parts (gpu, cpu, mounts, runtime) for the next pod; a
+// part the next pod gives only in part must not keep the previous pod's
+// values — a pod must never be shown with another pod's GPU, ports or
+// public IP. (Found by FuzzStreamPodList; the seed is in testdata.)
+func TestStreamPodListPartsNotInherited(t *testing.T) {
+	body := `{"pods":[` +
+		`{"id":"a","gpu":{"id":"NVIDIA H100 80GB HBM3","count":8},"mounts":{"persistent":{"size":500,"path":"/data"}},` +
+		`"runtime":{"ports":[{"private":22,"public":10341,"type":"tcp","ip":"203.0.113.7"}]}},` +
+		`{"id":"c","cpu":{"id":"cpu5c","vcpuCount":16,"memory":64}},` +
+		`{"id":"b","gpu":{"id":"NVIDIA A40"},"cpu":{"id":"cpu3c"},"mounts":{"persistent":{"path":"/w"}},"runtime":{"uptime":0}}]}`
+	res := streamPodList(&V2Answer{Status: 200, Body: []byte(body)}, &podQuery{})
+	defer ReleaseBody(res.Body)
+	var pods []map[string]any
+	if err := json.Unmarshal(res.Body, &pods); err != nil || len(pods) != 3 {
+		t.Fatalf("%d pods, %v: %s", len(pods), err, res.Body)
+	}
+	b := pods[2]
+	if g := b["gpu"].(map[string]any); g["id"] != "NVIDIA A40" || g["count"] != 0.0 {
+		t.Errorf("pod b's gpu %v: another pod's values leaked in", g)
+	}
+	if b["vcpuCount"] != nil || b["memoryInGb"] != nil {
+		t.Errorf("pod b shows pod c's CPU: vcpuCount %v, memoryInGb %v", b["vcpuCount"], b["memoryInGb"])
+	}
+	if b["volumeInGb"] != 0.0 || b["publicIp"] != nil || len(b["portMappings"].(map[string]any)) != 0 {
+		t.Errorf("pod b shows pod a's volume or ports: volumeInGb %v, publicIp %v, portMappings %v", b["volumeInGb"], b["publicIp"], b["portMappings"])
+	}
+	sameListAnswer(t, []byte(body), &podQuery{})
+}
