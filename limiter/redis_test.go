@@ -421,6 +421,22 @@ func TestRedisClusterKeyNaming(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "same slot") {
 		t.Fatalf("control: cross-slot access not rejected: %v", err)
 	}
+	// A shared round trip through the cluster client: keys of different
+	// slots in one pipeline, after a script flush (EVALSHA, NOSCRIPT, EVAL).
+	if err := node.ScriptFlush(ctx).Err(); err != nil {
+		t.Fatal(err)
+	}
+	var batch []*pendingCall
+	for range 6 {
+		batch = append(batch, &pendingCall{key: keyPrefix(freshKey(t)), done: make(chan struct{})})
+	}
+	r.runBatch(batch, nil)
+	for i, pc := range batch {
+		<-pc.done
+		if pc.err != nil || len(pc.vals) != 2 || pc.vals[0] != 1 {
+			t.Errorf("batched call %d through the cluster client: %v %v", i, pc.vals, pc.err)
+		}
+	}
 }
 
 func TestRedisStoresNoToken(t *testing.T) {
