@@ -59,8 +59,10 @@ func TestMiniRun(t *testing.T) {
 		if c.Server != srvDirect && c.PeakRSS <= 0 {
 			t.Errorf("%s: no peak RSS", c.ID)
 		}
-		if c.Server != srvDirect && (len(c.CPUPerReq) != 1 || c.CPUPerReq[0] <= 0) {
-			t.Errorf("%s: CPU per request %v, want one positive figure", c.ID, c.CPUPerReq)
+		// One figure per run (CPU time comes in 10 ms ticks: a short run
+		// of a cheap proxy may round to 0, never below).
+		if c.Server != srvDirect && (len(c.CPUPerReq) != 1 || c.CPUPerReq[0] < 0) {
+			t.Errorf("%s: CPU per request %v, want one figure", c.ID, c.CPUPerReq)
 		}
 		if c.Rate <= 0 {
 			t.Errorf("%s: no half-load rate", c.ID)
