@@ -899,26 +899,32 @@ type keyOrder struct {
 	pos int       // position of the next member in the current object
 }
 
+// beginFields starts reading an object of the kind ko remembers.
+func (r *jreader) beginFields(ko *keyOrder) bool {
+	ko.pos = 0
+	return r.beginObject()
+}
+
 // fieldKey advances to the next member of an object of the kind described
 // by lits (lits[f] is `"key":` for field f > 0) and returns its field
 // number (0 for an unknown key, whose value the caller skips); false at the
-// closing brace or on an error. Call ko.pos = 0 at each object's start.
-func (r *jreader) fieldKey(first *bool, ko *keyOrder, lits keyTable) (uint8, bool) {
+// closing brace or on an error. Start each object with beginFields.
+func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
+	first := ko.pos == 0 // pos counts the members read so far
 	b, i := r.b, r.i
 	if i < len(b) {
 		c := b[i]
-		if c == ',' && !*first {
+		if c == ',' && !first {
 			i++
 		} else if c == '}' {
 			r.i = i + 1
 			ko.n = min(ko.n, ko.pos)
 			return 0, false
 		}
-		if i < len(b) && b[i] == '"' && (c == ',' || *first) {
+		if i < len(b) && b[i] == '"' && (c == ',' || first) {
 			if ko.pos < ko.n {
 				f := ko.seq[ko.pos]
 				if l := &lits[f]; f != 0 && l.at(b[i:]) {
-					*first = false
 					r.i = i + len(l.s)
 					ko.pos++
 					return f, true
@@ -926,7 +932,7 @@ func (r *jreader) fieldKey(first *bool, ko *keyOrder, lits keyTable) (uint8, boo
 			}
 		}
 	}
-	k, ok := r.nextKey(first)
+	k, ok := r.nextKey(&first)
 	if !ok {
 		ko.n = min(ko.n, ko.pos)
 		return 0, false
@@ -993,14 +999,11 @@ var podKeyLits = func() keyTable {
 }()
 
 func (r *jreader) pod(p *v2Pod) {
-	if !r.beginObject() {
+	if !r.beginFields(&r.podKeys) {
 		return
 	}
-	first := true
-	ko := &r.podKeys
-	ko.pos = 0
 	for {
-		f, ok := r.fieldKey(&first, ko, podKeyLits)
+		f, ok := r.fieldKey(&r.podKeys, podKeyLits)
 		if !ok {
 			return
 		}
@@ -1086,13 +1089,11 @@ func (r *jreader) rawOrNil() []byte {
 }
 
 func (r *jreader) mounts(m *v2Mounts) {
-	if !r.beginObject() {
+	if !r.beginFields(&r.mountKeys) {
 		return
 	}
-	first := true
-	r.mountKeys.pos = 0
 	for {
-		f, ok := r.fieldKey(&first, &r.mountKeys, mountsKeyLits)
+		f, ok := r.fieldKey(&r.mountKeys, mountsKeyLits)
 		if !ok {
 			return
 		}
@@ -1101,13 +1102,11 @@ func (r *jreader) mounts(m *v2Mounts) {
 			m.Persistent = nil
 			if !r.null() {
 				m.Persistent = r.mounts_.new()
-				if !r.beginObject() {
+				if !r.beginFields(&r.persistentKeys) {
 					return
 				}
-				fp := true
-				r.persistentKeys.pos = 0
 				for {
-					f2, ok2 := r.fieldKey(&fp, &r.persistentKeys, persistentKeyLits)
+					f2, ok2 := r.fieldKey(&r.persistentKeys, persistentKeyLits)
 					if !ok2 {
 						break
 					}
@@ -1223,13 +1222,11 @@ var (
 )
 
 func (r *jreader) gpu(g *v2PodGPU) {
-	if !r.beginObject() {
+	if !r.beginFields(&r.gpuKeys) {
 		return
 	}
-	first := true
-	r.gpuKeys.pos = 0
 	for {
-		f, ok := r.fieldKey(&first, &r.gpuKeys, gpuKeyLits)
+		f, ok := r.fieldKey(&r.gpuKeys, gpuKeyLits)
 		if !ok {
 			return
 		}
@@ -1245,13 +1242,11 @@ func (r *jreader) gpu(g *v2PodGPU) {
 }
 
 func (r *jreader) cpu(c *v2PodCPU) {
-	if !r.beginObject() {
+	if !r.beginFields(&r.cpuKeys) {
 		return
 	}
-	first := true
-	r.cpuKeys.pos = 0
 	for {
-		f, ok := r.fieldKey(&first, &r.cpuKeys, cpuKeyLits)
+		f, ok := r.fieldKey(&r.cpuKeys, cpuKeyLits)
 		if !ok {
 			return
 		}
@@ -1269,13 +1264,11 @@ func (r *jreader) cpu(c *v2PodCPU) {
 }
 
 func (r *jreader) runtime(rt *v2PodRuntime) {
-	if !r.beginObject() {
+	if !r.beginFields(&r.rtKeys) {
 		return
 	}
-	first := true
-	r.rtKeys.pos = 0
 	for {
-		f, ok := r.fieldKey(&first, &r.rtKeys, runtimeKeyLits)
+		f, ok := r.fieldKey(&r.rtKeys, runtimeKeyLits)
 		if !ok {
 			return
 		}
@@ -1292,13 +1285,11 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 		fa := true
 		for r.nextElem(&fa) {
 			var p v2RuntimePort
-			if !r.beginObject() {
+			if !r.beginFields(&r.portKeys) {
 				return
 			}
-			fp := true
-			r.portKeys.pos = 0
 			for {
-				f2, ok2 := r.fieldKey(&fp, &r.portKeys, rtPortKeyLits)
+				f2, ok2 := r.fieldKey(&r.portKeys, rtPortKeyLits)
 				if !ok2 {
 					break
 				}

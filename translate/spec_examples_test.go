@@ -69,14 +69,8 @@ func TestV2ExamplesThroughDecoders(t *testing.T) {
 		for _, q := range []*podQuery{{}, {computeType: "GPU"}, {computeType: "CPU"}} {
 			sameListAnswer(t, ex, q)
 		}
-		if pods, err := decodePodList(ex); err == nil {
-			out := make([]v1Pod, len(pods))
-			for i := range pods {
-				fillV1Pod(&out[i], &pods[i])
-			}
-			if enc := appendV1Pods(nil, out); !json.Valid(enc) {
-				t.Fatalf("invalid v1 JSON %q from %q", enc, ex)
-			}
+		if enc, err := v1ListOf(ex); err == nil && !json.Valid(enc) {
+			t.Fatalf("invalid v1 JSON %q from %q", enc, ex)
 		}
 		var p struct {
 			Title  string `json:"title"`
