@@ -184,10 +184,10 @@ func (q *billingQuery) done(req *Request, notes *Result) *Result {
 		for i, u := range q.untrans {
 			parts[i] = u.field + ": " + u.why
 		}
-		return Fail(http.StatusBadRequest, "cannot be translated to the v2 API without changing which records are returned: "+
+		return refuse(CodeUntranslatableRefused, "cannot be translated to the v2 API without changing which records are returned: "+
 			strings.Join(parts, "; ")+" (remove these query parameters, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)")
 	}
-	notes.Dropped = untranslatableFields(q.untrans)
+	notes.drop(untranslatableFields(q.untrans))
 	return nil
 }
 
@@ -313,13 +313,13 @@ func podBillingPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	if len(unknown) > 0 {
 		if gpuFilter != "" {
-			notes.Warnings = append(notes.Warnings, fmt.Sprintf("gpuTypeId: %d pod(s) with records in this window are no longer listed by v2 (terminated), so their GPU type is unknown and their amounts are not included: %s", len(unknown), idList(unknown)))
+			notes.warn(CodeBillingGPUUnknown, fmt.Sprintf("gpuTypeId: %d pod(s) with records in this window are no longer listed by v2 (terminated), so their GPU type is unknown and their amounts are not included: %s", len(unknown), idList(unknown)))
 		} else {
-			notes.Warnings = append(notes.Warnings, fmt.Sprintf("grouping=gpuTypeId: %d pod(s) with records in this window are no longer listed by v2 (terminated), so their GPU type is unknown; their amounts are in the records without gpuTypeId: %s", len(unknown), idList(unknown)))
+			notes.warn(CodeBillingGPUUnknown, fmt.Sprintf("grouping=gpuTypeId: %d pod(s) with records in this window are no longer listed by v2 (terminated), so their GPU type is unknown; their amounts are in the records without gpuTypeId: %s", len(unknown), idList(unknown)))
 		}
 	}
 	if len(cpu) > 0 && gpuFilter == "" && grouping == "gpuTypeId" {
-		notes.Warnings = append(notes.Warnings, fmt.Sprintf("grouping=gpuTypeId: %d CPU pod(s) have no GPU type; their amounts are in the records without gpuTypeId", len(cpu)))
+		notes.warn(CodeBillingCPUNoGPU, fmt.Sprintf("grouping=gpuTypeId: %d CPU pod(s) have no GPU type; their amounts are in the records without gpuTypeId", len(cpu)))
 	}
 	return withNotes(JSON(http.StatusOK, g.result()), notes)
 }

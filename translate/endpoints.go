@@ -122,7 +122,7 @@ type endpointAnswers struct {
 	notes *Result
 }
 
-func (ea *endpointAnswers) warn(s string) { ea.notes.Warnings = append(ea.notes.Warnings, s) }
+func (ea *endpointAnswers) warn(code, s string) { ea.notes.warn(code, s) }
 
 func (ea *endpointAnswers) build(eps []v2Endpoint, q *endpointQuery, versions bool) ([]v1Endpoint, *Result) {
 	out := make([]v1Endpoint, len(eps))
@@ -138,12 +138,12 @@ func (ea *endpointAnswers) build(eps []v2Endpoint, q *endpointQuery, versions bo
 		}
 	}
 	if len(lb) > 0 {
-		ea.warn("endpoint(s) " + strings.Join(lb, ", ") + " are v2 LOAD_BALANCER endpoints: they serve HTTP on their own URL and accept no queue jobs (/run); v1 cannot describe them")
+		ea.warn(CodeLoadBalancerEndpoint, "endpoint(s) "+strings.Join(lb, ", ")+" are v2 LOAD_BALANCER endpoints: they serve HTTP on their own URL and accept no queue jobs (/run); v1 cannot describe them")
 	}
 	if needCat && ea.cat == nil {
 		cat, r := readGPUPools(ea.ctx, ea.req, ea.c, "gpuTypeIds")
 		if r != nil {
-			ea.warn("gpuTypeIds omitted: " + message1(r))
+			ea.warn(CodeGPUTypesOmitted, "gpuTypeIds omitted: "+message1(r))
 		}
 		ea.cat = cat
 	}
@@ -211,7 +211,7 @@ func (ea *endpointAnswers) versions(out []v1Endpoint) {
 			failed = append(failed, out[i].ID+" ("+err.Error()+")")
 			continue
 		case a.Status == http.StatusTooManyRequests:
-			ea.warn("version omitted: the v2 rate limit was reached while reading the releases")
+			ea.warn(CodeVersionOmitted, "version omitted: the v2 rate limit was reached while reading the releases")
 			return
 		case a.Status == http.StatusNotFound:
 			continue
@@ -227,7 +227,7 @@ func (ea *endpointAnswers) versions(out []v1Endpoint) {
 		out[i].Version = v.EndpointVersion
 	}
 	if len(failed) > 0 {
-		ea.warn("version omitted: the releases of " + strings.Join(failed, ", ") + " could not be read")
+		ea.warn(CodeVersionOmitted, "version omitted: the releases of "+strings.Join(failed, ", ")+" could not be read")
 	}
 }
 
@@ -254,10 +254,12 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	notes := &Result{}
 	if len(in.unknownKeys) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
 	}
 	body, warns := in.body()
-	notes.Warnings = append(notes.Warnings, warns...)
+	for _, w := range warns {
+		notes.warn(CodeIdleTimeoutDropped, w)
+	}
 
 	if in.name != nil {
 		body.Name = *in.name
@@ -297,10 +299,10 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(Fail(http.StatusBadRequest, "gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
 		}
 		if len(dropped) > 0 {
-			notes.Warnings = append(notes.Warnings, droppedTypesWarning(dropped))
+			notes.warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
 		}
 		body.GPU.Pools, body.GPU.ExcludedTypes = pools, &excluded
-		notes.Warnings = append(notes.Warnings, poolWarning(pools))
+		notes.warn(CodeGPUPoolHazard, poolWarning(pools))
 	}
 
 	start := podNow(req)
@@ -391,7 +393,7 @@ func findLostEndpoint(ctx context.Context, c Caller, name string, start time.Tim
 		}
 		return nil, &lostEndpointError{status, reason + ": endpoint " + strconv.Quote(name) + " may or may not have been created; " + what + advice}
 	}
-	notes.Warnings = append(notes.Warnings, fmt.Sprintf("the v2 reply to the create was lost (%s); endpoint %s was found and is returned", reason, found[0].ID))
+	notes.warn(CodeLostReplyRecovered, fmt.Sprintf("the v2 reply to the create was lost (%s); endpoint %s was found and is returned", reason, found[0].ID))
 	return found[0], nil
 }
 
@@ -465,7 +467,7 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	notes := &Result{}
 	if len(u.unknownKeys) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
 	}
 	path := V2Path("/v2/serverless/%s", id)
 	var cur *v2Endpoint
@@ -505,7 +507,7 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		res := JSON(http.StatusOK, struct {
 			ID string `json:"id"`
 		}{id})
-		res.Warnings = []string{"the update was applied but v2's answer could not be read"}
+		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read")
 		return withNotes(res, notes)
 	}
 	return ea.one(ep, nil, u.templateID)
@@ -522,11 +524,11 @@ func (b *v2UpdateEndpointBody) empty() bool {
 // cannot do what was asked.
 func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, string) {
 	var body v2UpdateEndpointBody
-	warn := func(s string) { notes.Warnings = append(notes.Warnings, s) }
+	warn := notes.warn
 	body.Name = u.name
 	if u.templateID != "" {
 		body.TemplateID = u.templateID
-		warn(warnTemplateSnapshot)
+		warn(CodeTemplateSnapshot, warnTemplateSnapshot)
 	}
 
 	// Scaling: whichever half is missing comes from the current endpoint.
@@ -561,7 +563,7 @@ func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Re
 	w := &v2EndpointWorkersBody{Min: u.workersMin, Max: u.workersMax}
 	if u.idleTimeout != nil {
 		if cur.Type != "LOAD_BALANCER" && scalerType == "REQUEST_COUNT" {
-			warn("idleTimeout was not applied: v2 has no idle timeout for queue endpoints that scale on REQUEST_COUNT")
+			warn(CodeIdleTimeoutDropped, "idleTimeout was not applied: v2 has no idle timeout for queue endpoints that scale on REQUEST_COUNT")
 		} else {
 			w.IdleTimeout = u.idleTimeout
 		}
@@ -585,14 +587,14 @@ func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Re
 
 	if u.gpuFields() {
 		if cur.GPU == nil {
-			warn("ignored " + strings.Join(u.sentGPUFields(), ", ") + ": the endpoint is a CPU endpoint (v1 ignored GPU fields on CPU endpoints; v2 cannot change the compute family)")
+			warn(CodeComputeFieldsIgnored, "ignored "+strings.Join(u.sentGPUFields(), ", ")+": the endpoint is a CPU endpoint (v1 ignored GPU fields on CPU endpoints; v2 cannot change the compute family)")
 		} else if msg := u.buildGPU(&body, cur, cat, warn); msg != "" {
 			return body, msg
 		}
 	}
 	if u.cpuFields() {
 		if cur.GPU != nil {
-			warn("ignored " + strings.Join(u.sentCPUFields(), ", ") + ": the endpoint is a GPU endpoint (v1 ignored CPU fields on GPU endpoints; v2 cannot change the compute family)")
+			warn(CodeComputeFieldsIgnored, "ignored "+strings.Join(u.sentCPUFields(), ", ")+": the endpoint is a GPU endpoint (v1 ignored CPU fields on GPU endpoints; v2 cannot change the compute family)")
 		} else if msg := u.buildCPU(&body, cur); msg != "" {
 			return body, msg
 		}
@@ -637,7 +639,7 @@ func (u *endpointUpdate) sentCPUFields() []string {
 	return f
 }
 
-func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, cat *v2GPUPoolCatalog, warn func(string)) string {
+func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, cat *v2GPUPoolCatalog, warn func(code, msg string)) string {
 	g := &v2EndpointGPUBody{Count: u.gpuCount}
 	if u.gpuTypeSent {
 		if len(u.gpuTypeIDs) == 0 {
@@ -648,11 +650,11 @@ func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, c
 			return "gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"
 		}
 		if len(dropped) > 0 {
-			warn(droppedTypesWarning(dropped))
+			warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
 		}
 		// Both, always: pools without excludedTypes would clear them.
 		g.Pools, g.ExcludedTypes = pools, &excluded
-		warn(poolWarning(pools))
+		warn(CodeGPUPoolHazard, poolWarning(pools))
 	}
 	allowed, floor, msg := cudaConstraint(u.cudaAllowed, u.minCuda)
 	if msg != "" {
@@ -739,5 +741,7 @@ func deleteEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	// H4: v2 deletes the bound template too; v2 does not say which one, and
 	// the endpoint carries no templateId, so the gateway cannot protect it.
-	return &Result{Status: http.StatusNoContent, Warnings: []string{warnDeleteTemplate}}
+	res := &Result{Status: http.StatusNoContent}
+	res.warn(CodeTemplateDeleted, warnDeleteTemplate)
+	return res
 }

@@ -180,7 +180,7 @@ func createNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Resul
 	}
 	notes := &Result{}
 	if len(in.unknownKeys) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("NetworkVolumeCreateInput", in.unknownKeys))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning("NetworkVolumeCreateInput", in.unknownKeys))
 	}
 	a, r := callV2(ctx, req, c, http.MethodPost, "/v2/network-volumes", in.body)
 	if r != nil {
@@ -244,7 +244,7 @@ func updateNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Resul
 	}
 	notes := &Result{}
 	if len(u.unknownKeys) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("NetworkVolumeUpdateInput", u.unknownKeys))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning("NetworkVolumeUpdateInput", u.unknownKeys))
 	}
 	path := V2Path("/v2/network-volumes/%s", id)
 	var cur *v2NetworkVolume

@@ -70,6 +70,9 @@ type Result struct {
 	Dropped    []string // X-Compat-Dropped: fields dropped in lenient mode
 	Emulated   string   // X-Compat-Emulated: an operation v2 lacks, emulated
 	RetryAfter string   // Retry-After of a 429
+	// Notes carry a stable code for each warning, drop, emulation and
+	// refusal above (notes.go), for /usage and metrics (P7a).
+	Notes []Note
 	// Calls lists the v2 calls made ("GET /v2/pods -> 200"), for the access log.
 	Calls []string
 }

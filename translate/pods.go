@@ -83,6 +83,9 @@ func withNotes(r *Result, notes *Result) *Result {
 		return r
 	}
 	r.Warnings = append(notes.Warnings[:len(notes.Warnings):len(notes.Warnings)], r.Warnings...)
+	if len(notes.Notes) > 0 {
+		r.Notes = append(notes.Notes[:len(notes.Notes):len(notes.Notes)], r.Notes...)
+	}
 	if len(notes.Dropped) > 0 {
 		r.Dropped = append(notes.Dropped[:len(notes.Dropped):len(notes.Dropped)], r.Dropped...)
 	}
@@ -109,12 +112,12 @@ func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	notes := &Result{}
 	if len(in.untrans) > 0 {
 		if !req.Options.Lenient {
-			return Fail(http.StatusBadRequest, untranslatableMessage(in.untrans))
+			return refuse(CodeUntranslatableRefused, untranslatableMessage(in.untrans))
 		}
-		notes.Dropped = untranslatableFields(in.untrans)
+		notes.drop(untranslatableFields(in.untrans))
 	}
 	if len(in.unknownKeys) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("PodCreateInput", in.unknownKeys))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodCreateInput", in.unknownKeys))
 	}
 	cr := &podCreator{ctx: ctx, req: req, c: c, in: in, notes: notes, start: podNow(req)}
 	return withNotes(cr.run(), notes)
@@ -371,7 +374,7 @@ func (cr *podCreator) rankCandidates() *Result {
 			}
 			return Fail(http.StatusBadGateway, "countryCodes: the v2 GPU catalog could not be read to resolve them")
 		}
-		cr.notes.Warnings = append(cr.notes.Warnings, "candidates were tried in the order given: the v2 catalog could not be read to rank them by availability ("+failure+")")
+		cr.notes.warn(CodeCandidatesUnranked, "candidates were tried in the order given: the v2 catalog could not be read to rank them by availability ("+failure+")")
 		return nil
 	}
 	if needOrder {
@@ -614,7 +617,7 @@ func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*
 	case 0:
 		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created; it is not listed yet%s", reason, what, advice))
 	case 1:
-		cr.notes.Warnings = append(cr.notes.Warnings, fmt.Sprintf("the v2 reply to the create was lost (%s); pod %s was found and is returned", reason, found[0].ID))
+		cr.notes.warn(CodeLostReplyRecovered, fmt.Sprintf("the v2 reply to the create was lost (%s); pod %s was found and is returned", reason, found[0].ID))
 		return found[0], nil
 	}
 	ids := make([]string, len(found))
@@ -637,7 +640,7 @@ func (cr *podCreator) sameCompute(p *v2Pod, cand string) bool {
 func (cr *podCreator) lock(p *v2Pod) {
 	if !ValidID(p.ID) {
 		// Never PATCH /v2/pods/ (or another route) with an id v2 did not give.
-		cr.notes.Warnings = append(cr.notes.Warnings, fmt.Sprintf("the pod was created but locked=true could not be applied: the v2 answer carried no usable pod id (%q)", p.ID))
+		cr.notes.warn(CodeLockNotApplied, fmt.Sprintf("the pod was created but locked=true could not be applied: the v2 answer carried no usable pod id (%q)", p.ID))
 		return
 	}
 	why := ""
@@ -657,7 +660,7 @@ func (cr *podCreator) lock(p *v2Pod) {
 			why = ProblemMessage(a.Body, a.Status)
 		}
 	}
-	cr.notes.Warnings = append(cr.notes.Warnings, fmt.Sprintf("the pod was created but locked=true could not be applied (%s); lock it with PATCH /v1/pods/%s {\"locked\":true}", why, p.ID))
+	cr.notes.warn(CodeLockNotApplied, fmt.Sprintf("the pod was created but locked=true could not be applied (%s); lock it with PATCH /v1/pods/%s {\"locked\":true}", why, p.ID))
 }
 
 // podAnswerOf is the v1 answer with the R-Pod of p.
@@ -717,12 +720,12 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	notes := &Result{}
 	if len(u.untrans) > 0 {
 		if !req.Options.Lenient {
-			return Fail(http.StatusBadRequest, untranslatableMessage(u.untrans))
+			return refuse(CodeUntranslatableRefused, untranslatableMessage(u.untrans))
 		}
-		notes.Dropped = untranslatableFields(u.untrans)
+		notes.drop(untranslatableFields(u.untrans))
 	}
 	if len(u.unknownKeys) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))
 	}
 	var cur *v2Pod
 	if u.needsPod() || u.fields == 0 {
@@ -807,7 +810,7 @@ func doPodAction(ctx context.Context, req *Request, c Caller, id, action string)
 			res := JSON(http.StatusOK, struct {
 				ID string `json:"id"`
 			}{id})
-			res.Warnings = []string{"the " + action + " was applied but the pod could not be read afterwards"}
+			res.warn(CodeAnswerUnreadable, "the "+action+" was applied but the pod could not be read afterwards")
 			return res
 		}
 	}
@@ -831,10 +834,10 @@ func resetPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return r
 	}
 	if !req.Options.ResetRestart {
-		return Fail(http.StatusBadRequest, resetUnsupported)
+		return refuse(CodeResetRefused, resetUnsupported)
 	}
 	res := resetEmulated(ctx, req, c, id)
-	res.Emulated = "reset"
+	res.emulate("reset", CodeResetEmulated)
 	return res
 }
 

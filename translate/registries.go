@@ -81,7 +81,7 @@ func createRegistryPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	notes := &Result{}
 	if len(unknown) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning("ContainerRegistryAuthCreateInput", unknown))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning("ContainerRegistryAuthCreateInput", unknown))
 	}
 	a, r := callV2(ctx, req, c, http.MethodPost, "/v2/registries", body)
 	if r != nil {
@@ -135,5 +135,7 @@ func deleteRegistryPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if _, r := callV2(ctx, req, c, http.MethodDelete, V2Path("/v2/registries/%s", id), nil); r != nil {
 		return r
 	}
-	return &Result{Status: http.StatusNoContent, Warnings: []string{registryDeleteWarning}}
+	res := &Result{Status: http.StatusNoContent}
+	res.warn(CodeRegistryUnset, registryDeleteWarning)
+	return res
 }

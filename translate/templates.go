@@ -60,15 +60,15 @@ func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Re
 	notes := &Result{}
 	if len(in.untrans) > 0 {
 		if !req.Options.Lenient {
-			return nil, Fail(http.StatusBadRequest, untranslatableTemplateMessage(in.untrans))
+			return nil, refuse(CodeUntranslatableRefused, untranslatableTemplateMessage(in.untrans))
 		}
-		notes.Dropped = untranslatableFields(in.untrans)
+		notes.drop(untranslatableFields(in.untrans))
 	}
 	if len(in.unknownKeys) > 0 {
-		notes.Warnings = append(notes.Warnings, unknownFieldsWarning(schema, in.unknownKeys))
+		notes.warn(CodeUnknownFields, unknownFieldsWarning(schema, in.unknownKeys))
 	}
 	if in.readme {
-		notes.Warnings = append(notes.Warnings, warnReadme)
+		notes.warn(CodeReadmeDropped, warnReadme)
 	}
 	return notes, nil
 }
@@ -146,7 +146,7 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 		if s.source != "" && len(list.Templates) >= catalogTemplateCap {
-			notes.Warnings = append(notes.Warnings, fmt.Sprintf("the v2 public template catalog (source %s) returns at most %d templates: the list may be incomplete", s.source, catalogTemplateCap))
+			notes.warn(CodeCatalogCapped, fmt.Sprintf("the v2 public template catalog (source %s) returns at most %d templates: the list may be incomplete", s.source, catalogTemplateCap))
 		}
 		for i := range list.Templates {
 			t := &list.Templates[i]
@@ -224,14 +224,14 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		res := JSON(http.StatusOK, struct {
 			ID string `json:"id"`
 		}{id})
-		res.Warnings = []string{"the update was applied but v2's answer could not be read"}
+		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read")
 		return withNotes(res, notes)
 	}
 	if t.Serverless {
 		// H3: v2 has no endpoint → template link, so the gateway cannot tell
 		// whether an endpoint uses this template; it warns for every
 		// serverless template.
-		notes.Warnings = append(notes.Warnings, warnTemplateRollout)
+		notes.warn(CodeTemplateNoRollout, warnTemplateRollout)
 	}
 	return withNotes(templateAnswer(http.StatusOK, t), notes)
 }

@@ -1,0 +1,103 @@
+package translate
+
+import "strings"
+
+// Notes: what the gateway did beyond a plain translation, with a stable code
+// per kind (P7a, docs/design.md). Real v1 clients never show response
+// headers, so every warning, lenient drop, emulation and refusal is also
+// returned as a Note; the proxy counts them per key and v1 operation in
+// /usage and in a metric labelled by code. The header texts stay in
+// Result.Warnings, Dropped and Emulated; a Note carries the same text.
+
+// Note is one thing the gateway did beyond a plain translation.
+type Note struct {
+	Code    string // stable snake_case code, one per kind (NoteCodes)
+	Message string // the text the client was given (header or error)
+}
+
+// NoteCodes lists every note code with what it means: the one table the
+// usage report, the metric and the documentation read. A code is never
+// renamed once released (operators' dashboards and reports key on it).
+var NoteCodes = map[string]string{
+	// Warnings (X-Compat-Warning).
+	CodeUnknownFields:        "fields outside the v1 schema were ignored",
+	CodeReadmeDropped:        "a template readme was not stored (v2 templates have none)",
+	CodeCandidatesUnranked:   "candidates were tried in the client's order: the v2 catalog could not be read",
+	CodeLostReplyRecovered:   "the v2 reply to a create was lost; the created resource was found and returned",
+	CodeLockNotApplied:       "a pod was created but locked=true could not be applied",
+	CodeAnswerUnreadable:     "the change was applied but v2's answer could not be read",
+	CodeLoadBalancerEndpoint: "a v2 LOAD_BALANCER endpoint was listed; v1 cannot describe it",
+	CodeGPUTypesOmitted:      "an endpoint's gpuTypeIds were omitted: the v2 GPU catalog could not be read",
+	CodeVersionOmitted:       "an endpoint's version was omitted: its v2 releases could not be read",
+	CodeIdleTimeoutDropped:   "idleTimeout was not applied (v2 has none for REQUEST_COUNT queue endpoints)",
+	CodeGPUPoolHazard:        "serverless GPU types became v2 pools minus exclusions; later pool additions become eligible",
+	CodeGPUTypesDropped:      "serverless GPU types that v2 cannot select were dropped",
+	CodeTemplateSnapshot:     "an endpoint took a template's settings once; later template edits do not reach it",
+	CodeTemplateDeleted:      "v2 deleted the endpoint's bound template with the endpoint",
+	CodeTemplateNoRollout:    "a template edit does not roll out to endpoints created from it",
+	CodeComputeFieldsIgnored: "fields of the other compute family were ignored on an endpoint update",
+	CodeCatalogCapped:        "the v2 public template catalog is capped: the list may be incomplete",
+	CodeBillingGPUUnknown:    "billing records of pods v2 no longer lists have no GPU type",
+	CodeBillingCPUNoGPU:      "billing records of CPU pods have no GPU type",
+	CodeRegistryUnset:        "deleting a registry credential removed it from templates that used it",
+	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
+	// refusals (a 400 the gateway raised for a request v1 accepted).
+	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
+	CodeResetEmulated:         "reset was emulated with restart or start",
+	CodeUntranslatableRefused: "strict mode refused fields that cannot be translated",
+	CodeResetRefused:          "reset was refused (v2 has no reset)",
+}
+
+// Note codes.
+const (
+	CodeUnknownFields         = "unknown_fields_ignored"
+	CodeReadmeDropped         = "readme_dropped"
+	CodeCandidatesUnranked    = "candidates_unranked"
+	CodeLostReplyRecovered    = "lost_reply_recovered"
+	CodeLockNotApplied        = "lock_not_applied"
+	CodeAnswerUnreadable      = "answer_unreadable"
+	CodeLoadBalancerEndpoint  = "load_balancer_endpoint"
+	CodeGPUTypesOmitted       = "gpu_types_omitted"
+	CodeVersionOmitted        = "version_omitted"
+	CodeIdleTimeoutDropped    = "idle_timeout_dropped"
+	CodeGPUPoolHazard         = "gpu_pool_hazard"
+	CodeGPUTypesDropped       = "gpu_types_dropped"
+	CodeTemplateSnapshot      = "template_snapshot"
+	CodeTemplateDeleted       = "template_deleted_with_endpoint"
+	CodeTemplateNoRollout     = "template_no_rollout"
+	CodeComputeFieldsIgnored  = "compute_fields_ignored"
+	CodeCatalogCapped         = "catalog_capped"
+	CodeBillingGPUUnknown     = "billing_gpu_type_unknown"
+	CodeBillingCPUNoGPU       = "billing_cpu_no_gpu_type"
+	CodeRegistryUnset         = "registry_unset_on_templates"
+	CodeLenientDropped        = "lenient_dropped"
+	CodeResetEmulated         = "reset_emulated"
+	CodeUntranslatableRefused = "untranslatable_refused"
+	CodeResetRefused          = "reset_refused"
+)
+
+// warn adds a warning: its text to X-Compat-Warning and a Note with code.
+func (r *Result) warn(code, msg string) {
+	r.Warnings = append(r.Warnings, msg)
+	r.Notes = append(r.Notes, Note{Code: code, Message: msg})
+}
+
+// drop records fields dropped in lenient mode (X-Compat-Dropped).
+func (r *Result) drop(fields []string) {
+	r.Dropped = append(r.Dropped, fields...)
+	r.Notes = append(r.Notes, Note{Code: CodeLenientDropped, Message: "dropped: " + strings.Join(fields, ", ")})
+}
+
+// emulate records an operation v2 lacks that was emulated (X-Compat-Emulated).
+func (r *Result) emulate(what, code string) {
+	r.Emulated = what
+	r.Notes = append(r.Notes, Note{Code: code, Message: what + " was emulated"})
+}
+
+// refuse is a 400 the gateway raises for a request v1 would have accepted,
+// recorded as a Note so that operators see which keys depend on it.
+func refuse(code, msg string) *Result {
+	r := Fail(400, msg)
+	r.Notes = []Note{{Code: code, Message: msg}}
+	return r
+}
