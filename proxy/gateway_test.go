@@ -168,6 +168,8 @@ func TestAuthPresence(t *testing.T) {
 		{"v1 basic auth", "/v1/pods", "Basic Zm9vOmJhcg==", 401, false},
 		{"v1 empty bearer", "/v1/pods", "Bearer   ", 401, false},
 		{"v2 no header", "/v2/pods", "", 401, true},
+		{"v1 key longer than any real key", "/v1/pods", "Bearer " + strings.Repeat("k", MaxAPIKeyBytes+1), 401, false},
+		{"v2 key longer than any real key", "/v2/pods", "Bearer " + strings.Repeat("k", MaxAPIKeyBytes+1), 401, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

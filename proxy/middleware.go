@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"net/http"
@@ -97,6 +98,11 @@ func (g *Gateway) withAuth(next http.Handler) http.Handler {
 			return
 		}
 		tok := bearerToken(r)
+		if len(tok) > MaxAPIKeyBytes {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="v1gateway", error="invalid_token"`)
+			writeError(w, r, http.StatusUnauthorized, fmt.Sprintf("API key too long: %d bytes, the gateway accepts at most %d", len(tok), MaxAPIKeyBytes))
+			return
+		}
 		if tok == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="v1gateway"`)
 			writeError(w, r, http.StatusUnauthorized, "missing API key: send it as Authorization: Bearer <key>")
@@ -122,25 +128,35 @@ func KeyIDFrom(ctx context.Context) string {
 	return s
 }
 
+// MaxAPIKeyBytes bounds the bearer token the gateway accepts. The vendor's
+// keys are a few dozen characters; a longer token is refused with 401
+// before it is hashed, cached or forwarded, so that tokens near the 64 KiB
+// header limit cannot make the gateway hold or hash large strings.
+const MaxAPIKeyBytes = 512
+
 // keyIDCache remembers the key id of recent tokens: limiter.KeyID is an
 // HMAC-SHA256 (four SHA-256 blocks and two allocations) that every
 // authenticated request would otherwise pay again for the same few keys.
-// Bounded: it starts over when full.
+// Bounded by entries and by bytes: it is keyed by the SHA-256 of the token
+// (fixed 32 bytes, never the token itself) and starts over when full, so
+// it holds at most max × (32 + 32) bytes of keys and ids however long the
+// tokens are.
 type keyIDCache struct {
 	secret []byte
 	max    int
 
 	mu  sync.RWMutex
-	ids map[string]string // token -> key id
+	ids map[[sha256.Size]byte]string // SHA-256(token) -> key id
 }
 
 func newKeyIDCache(secret []byte) *keyIDCache {
-	return &keyIDCache{secret: secret, max: 4096, ids: make(map[string]string)}
+	return &keyIDCache{secret: secret, max: 4096, ids: make(map[[sha256.Size]byte]string)}
 }
 
 func (c *keyIDCache) get(token string) string {
+	h := sha256.Sum256([]byte(token))
 	c.mu.RLock()
-	id, ok := c.ids[token]
+	id, ok := c.ids[h]
 	c.mu.RUnlock()
 	if ok {
 		return id
@@ -150,7 +166,7 @@ func (c *keyIDCache) get(token string) string {
 	if len(c.ids) >= c.max {
 		clear(c.ids)
 	}
-	c.ids[token] = id
+	c.ids[h] = id
 	c.mu.Unlock()
 	return id
 }
