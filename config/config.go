@@ -114,6 +114,25 @@ type Config struct {
 	UsageFlushInterval time.Duration
 	// KeyNames labels key ids in the /usage report (YAML key_names only).
 	KeyNames map[string]string
+	// UpstreamHeaderTimeout bounds the wait for v2's response headers, well
+	// below RequestTimeout so that a hung upstream is noticed (and counted
+	// by the breaker) long before the request deadline
+	// (-upstream-header-timeout, V1GW_UPSTREAM_HEADER_TIMEOUT, upstream_header_timeout).
+	UpstreamHeaderTimeout time.Duration
+	// UpstreamMaxConns caps the connections to the v2 host; requests past it
+	// wait for a free connection within their deadline
+	// (-upstream-max-conns, V1GW_UPSTREAM_MAX_CONNS, upstream_max_conns).
+	UpstreamMaxConns int
+	// MaxInFlight caps the public requests being served at once; past it a
+	// request is answered 503 with Retry-After at once (load shedding)
+	// (-max-in-flight, V1GW_MAX_IN_FLIGHT, max_in_flight).
+	MaxInFlight int
+	// BodyReadTimeout bounds the time to receive a request body
+	// (-body-read-timeout, V1GW_BODY_READ_TIMEOUT, body_read_timeout).
+	BodyReadTimeout time.Duration
+	// AdminToken, when set, is the bearer token /usage requires
+	// (V1GW_ADMIN_TOKEN, admin_token; deliberately no flag: a secret).
+	AdminToken string
 
 	// origin maps a setting's key to where its value came from ("-listen",
 	// "V1GW_LISTEN", "<file>: listen"), for error messages.
@@ -122,20 +141,30 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultListen             = ":8080"
-	DefaultAdminListen        = ":9090"
-	DefaultUpstreamURL        = "https://api.runpod.io"
-	DefaultRateLimitPerMinute = 60
-	DefaultRequestTimeout     = 30 * time.Second
-	DefaultDrainTimeout       = 25 * time.Second
-	DefaultUpstreamRetries    = 2
-	MaxUpstreamRetries        = 2
-	DefaultBreakerFailures    = 5
-	DefaultBreakerOpenFor     = 10 * time.Second
-	DefaultUsageFlushInterval = 5 * time.Second
-	DefaultUpstreamMaxBody    = 32 << 20
-	MinUpstreamMaxBody        = 64 << 10
-	MaxUpstreamMaxBody        = 1 << 30
+	DefaultListen                = ":8080"
+	DefaultAdminListen           = "127.0.0.1:9090"
+	DefaultUpstreamURL           = "https://api.runpod.io"
+	DefaultRateLimitPerMinute    = 60
+	DefaultRequestTimeout        = 30 * time.Second
+	DefaultDrainTimeout          = 35 * time.Second
+	DefaultUpstreamRetries       = 2
+	MaxUpstreamRetries           = 2
+	DefaultBreakerFailures       = 5
+	DefaultBreakerOpenFor        = 10 * time.Second
+	DefaultUsageFlushInterval    = 5 * time.Second
+	DefaultUpstreamMaxBody       = 32 << 20
+	MinUpstreamMaxBody           = 64 << 10
+	MaxUpstreamMaxBody           = 1 << 30
+	DefaultUpstreamHeaderTimeout = 10 * time.Second
+	DefaultUpstreamMaxConns      = 128
+	DefaultMaxInFlight           = 512
+	DefaultBodyReadTimeout       = 10 * time.Second
+	// LookupGrace is how long a create whose v2 reply was lost may go on
+	// looking for what it created after the request deadline (it equals
+	// translate.LostReplyGrace; a proxy test keeps them equal). The drain
+	// must cover RequestTimeout + LookupGrace, or a SIGTERM could cut off a
+	// create that v2 completes.
+	LookupGrace = 3 * time.Second
 	// MaxKeyNameLen bounds a key_names label.
 	MaxKeyNameLen = 200
 )
@@ -169,6 +198,11 @@ func Default() *Config {
 		UpstreamMaxBody:    DefaultUpstreamMaxBody,
 		BreakerOpenFor:     DefaultBreakerOpenFor,
 		UsageFlushInterval: DefaultUsageFlushInterval,
+
+		UpstreamHeaderTimeout: DefaultUpstreamHeaderTimeout,
+		UpstreamMaxConns:      DefaultUpstreamMaxConns,
+		MaxInFlight:           DefaultMaxInFlight,
+		BodyReadTimeout:       DefaultBodyReadTimeout,
 	}
 }
 
@@ -226,7 +260,7 @@ var settings = []setting{
 			return err
 		}},
 	{key: "drain_timeout", flag: "drain-timeout", env: "V1GW_DRAIN_TIMEOUT", arg: "DURATION", def: DefaultDrainTimeout.String(),
-		help: "how long shutdown waits for in-flight requests (Go duration or whole seconds)",
+		help: "how long shutdown waits for in-flight requests (Go duration or whole seconds); at least request_timeout + 3s, so that a create whose reply was lost can finish its lookup",
 		set: func(c *Config, v string) error {
 			d, err := parseDuration(v)
 			c.DrainTimeout = d
@@ -290,6 +324,37 @@ var settings = []setting{
 			c.UsageFlushInterval = d
 			return err
 		}},
+	{key: "upstream_header_timeout", flag: "upstream-header-timeout", env: "V1GW_UPSTREAM_HEADER_TIMEOUT", arg: "DURATION", def: DefaultUpstreamHeaderTimeout.String(),
+		help: "how long to wait for v2's response headers (below request_timeout); a timeout counts as a breaker failure",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.UpstreamHeaderTimeout = d
+			return err
+		}},
+	{key: "upstream_max_conns", flag: "upstream-max-conns", env: "V1GW_UPSTREAM_MAX_CONNS", arg: "N", def: strconv.Itoa(DefaultUpstreamMaxConns),
+		help: "most connections to the v2 host at once; more requests wait for a free one within their deadline",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.UpstreamMaxConns = n
+			return err
+		}},
+	{key: "max_in_flight", flag: "max-in-flight", env: "V1GW_MAX_IN_FLIGHT", arg: "N", def: strconv.Itoa(DefaultMaxInFlight),
+		help: "most public requests served at once; past it requests are answered 503 with Retry-After (load shedding)",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.MaxInFlight = n
+			return err
+		}},
+	{key: "body_read_timeout", flag: "body-read-timeout", env: "V1GW_BODY_READ_TIMEOUT", arg: "DURATION", def: DefaultBodyReadTimeout.String(),
+		help: "how long a client may take to send a request body; slower is answered 408",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.BodyReadTimeout = d
+			return err
+		}},
+	{key: "admin_token", env: "V1GW_ADMIN_TOKEN", arg: "TOKEN", def: "",
+		help: "bearer token the admin port's /usage requires (empty: none; keep the admin port private either way)",
+		set:  func(c *Config, v string) error { c.AdminToken = strings.TrimSpace(v); return nil }},
 }
 
 const (
@@ -430,29 +495,34 @@ type fileValues struct {
 // fileConfig mirrors the YAML document. Every scalar is read as text and
 // parsed by the setting's own rules; a nil pointer means "not in the file".
 type fileConfig struct {
-	Listen             *string           `yaml:"listen"`
-	AdminListen        *string           `yaml:"admin_listen"`
-	UpstreamURL        *string           `yaml:"upstream_url"`
-	RedisURL           *string           `yaml:"redis_url"`
-	RateLimitPerMinute *string           `yaml:"rate_limit_per_minute"`
-	CompatMode         *string           `yaml:"compat_mode"`
-	ResetMode          *string           `yaml:"reset_mode"`
-	KeyHashSecret      *string           `yaml:"key_hash_secret"`
-	KeyLimits          map[string]string `yaml:"key_limits"`
-	LimiterFail        *string           `yaml:"limiter_fail"`
-	RequestTimeout     *string           `yaml:"request_timeout"`
-	DrainTimeout       *string           `yaml:"drain_timeout"`
-	Sunset             *string           `yaml:"sunset"`
-	SunsetLink         *string           `yaml:"sunset_link"`
-	LogFormat          *string           `yaml:"log_format"`
-	LogLevel           *string           `yaml:"log_level"`
-	Demo               *string           `yaml:"demo"`
-	UpstreamRetries    *string           `yaml:"upstream_retries"`
-	BreakerFailures    *string           `yaml:"breaker_failures"`
-	BreakerOpenFor     *string           `yaml:"breaker_open_for"`
-	UpstreamMaxBody    *string           `yaml:"upstream_max_body"`
-	UsageFlushInterval *string           `yaml:"usage_flush_interval"`
-	KeyNames           map[string]string `yaml:"key_names"`
+	Listen                *string           `yaml:"listen"`
+	AdminListen           *string           `yaml:"admin_listen"`
+	UpstreamURL           *string           `yaml:"upstream_url"`
+	RedisURL              *string           `yaml:"redis_url"`
+	RateLimitPerMinute    *string           `yaml:"rate_limit_per_minute"`
+	CompatMode            *string           `yaml:"compat_mode"`
+	ResetMode             *string           `yaml:"reset_mode"`
+	KeyHashSecret         *string           `yaml:"key_hash_secret"`
+	KeyLimits             map[string]string `yaml:"key_limits"`
+	LimiterFail           *string           `yaml:"limiter_fail"`
+	RequestTimeout        *string           `yaml:"request_timeout"`
+	DrainTimeout          *string           `yaml:"drain_timeout"`
+	Sunset                *string           `yaml:"sunset"`
+	SunsetLink            *string           `yaml:"sunset_link"`
+	LogFormat             *string           `yaml:"log_format"`
+	LogLevel              *string           `yaml:"log_level"`
+	Demo                  *string           `yaml:"demo"`
+	UpstreamRetries       *string           `yaml:"upstream_retries"`
+	BreakerFailures       *string           `yaml:"breaker_failures"`
+	BreakerOpenFor        *string           `yaml:"breaker_open_for"`
+	UpstreamMaxBody       *string           `yaml:"upstream_max_body"`
+	UsageFlushInterval    *string           `yaml:"usage_flush_interval"`
+	UpstreamHeaderTimeout *string           `yaml:"upstream_header_timeout"`
+	UpstreamMaxConns      *string           `yaml:"upstream_max_conns"`
+	MaxInFlight           *string           `yaml:"max_in_flight"`
+	BodyReadTimeout       *string           `yaml:"body_read_timeout"`
+	AdminToken            *string           `yaml:"admin_token"`
+	KeyNames              map[string]string `yaml:"key_names"`
 }
 
 func (f *fileConfig) scalars() map[string]*string {
@@ -464,8 +534,10 @@ func (f *fileConfig) scalars() map[string]*string {
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
 		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,
 		"breaker_failures": f.BreakerFailures, "breaker_open_for": f.BreakerOpenFor,
-		"upstream_max_body":    f.UpstreamMaxBody,
-		"usage_flush_interval": f.UsageFlushInterval,
+		"upstream_max_body":       f.UpstreamMaxBody,
+		"usage_flush_interval":    f.UsageFlushInterval,
+		"upstream_header_timeout": f.UpstreamHeaderTimeout, "upstream_max_conns": f.UpstreamMaxConns,
+		"max_in_flight": f.MaxInFlight, "body_read_timeout": f.BodyReadTimeout, "admin_token": f.AdminToken,
 	}
 }
 
@@ -657,6 +729,27 @@ func (c *Config) Validate() error {
 	}
 	if c.DrainTimeout <= 0 {
 		return c.errorf("drain_timeout", "%q must be > 0", c.DrainTimeout.String())
+	}
+	if _, set := c.origin["drain_timeout"]; !set && c.DrainTimeout < c.RequestTimeout+LookupGrace {
+		// The default follows a longer request_timeout; a value the
+		// operator set is checked below.
+		c.DrainTimeout = c.RequestTimeout + LookupGrace
+	}
+	if min := c.RequestTimeout + LookupGrace; c.DrainTimeout < min {
+		return c.errorf("drain_timeout", "%q must be at least request_timeout + %s = %s: a shorter drain could cut off a create that v2 still completes, with no log line, metric or usage count for it",
+			c.DrainTimeout.String(), LookupGrace, min)
+	}
+	if c.UpstreamHeaderTimeout <= 0 || c.UpstreamHeaderTimeout > c.RequestTimeout {
+		return c.errorf("upstream_header_timeout", "%q must be > 0 and at most request_timeout (%s)", c.UpstreamHeaderTimeout.String(), c.RequestTimeout)
+	}
+	if c.UpstreamMaxConns < 1 {
+		return c.errorf("upstream_max_conns", "%q must be >= 1", strconv.Itoa(c.UpstreamMaxConns))
+	}
+	if c.MaxInFlight < 1 {
+		return c.errorf("max_in_flight", "%q must be >= 1", strconv.Itoa(c.MaxInFlight))
+	}
+	if c.BodyReadTimeout <= 0 {
+		return c.errorf("body_read_timeout", "%q must be > 0", c.BodyReadTimeout.String())
 	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > MaxUpstreamRetries {
 		return c.errorf("upstream_retries", "%q must be between 0 and %d", strconv.Itoa(c.UpstreamRetries), MaxUpstreamRetries)
@@ -911,6 +1004,11 @@ func (c *Config) Redacted() map[string]any {
 		"breaker_open_for":          c.BreakerOpenFor.String(),
 		"upstream_max_body":         c.UpstreamMaxBody,
 		"usage_flush_interval":      c.UsageFlushInterval.String(),
+		"upstream_header_timeout":   c.UpstreamHeaderTimeout.String(),
+		"upstream_max_conns":        c.UpstreamMaxConns,
+		"max_in_flight":             c.MaxInFlight,
+		"body_read_timeout":         c.BodyReadTimeout.String(),
+		"admin_token":               redactedIfSet(c.AdminToken),
 		"key_names":                 names,
 	}
 }
@@ -994,4 +1092,12 @@ func Settings() []Setting {
 	out = append(out, Setting{Key: "key_limits", Help: "per-key-id rate-limit overrides (YAML only)"})
 	out = append(out, Setting{Key: "key_names", Help: "per-key-id labels for the /usage report (YAML only)"})
 	return out
+}
+
+// redactedIfSet hides a secret's value while saying whether it is set.
+func redactedIfSet(v string) string {
+	if v == "" {
+		return ""
+	}
+	return "[redacted]"
 }

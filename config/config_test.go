@@ -44,7 +44,7 @@ func TestDefaults(t *testing.T) {
 		got, want any
 	}{
 		{"Listen", c.Listen, ":8080"},
-		{"AdminListen", c.AdminListen, ":9090"},
+		{"AdminListen", c.AdminListen, "127.0.0.1:9090"},
 		{"UpstreamURL", c.UpstreamURL, "https://api.runpod.io"},
 		{"RedisURL", c.RedisURL, ""},
 		{"RateLimitPerMinute", c.RateLimitPerMinute, 60},
@@ -55,7 +55,12 @@ func TestDefaults(t *testing.T) {
 		{"KeyLimits", len(c.KeyLimits), 0},
 		{"LimiterFail", c.LimiterFail, "open"},
 		{"RequestTimeout", c.RequestTimeout, 30 * time.Second},
-		{"DrainTimeout", c.DrainTimeout, 25 * time.Second},
+		{"DrainTimeout", c.DrainTimeout, 35 * time.Second},
+		{"UpstreamHeaderTimeout", c.UpstreamHeaderTimeout, 10 * time.Second},
+		{"UpstreamMaxConns", c.UpstreamMaxConns, 128},
+		{"MaxInFlight", c.MaxInFlight, 512},
+		{"BodyReadTimeout", c.BodyReadTimeout, 10 * time.Second},
+		{"AdminToken", c.AdminToken, ""},
 		{"Sunset", c.Sunset.IsZero(), true},
 		{"SunsetLink", c.SunsetLink, ""},
 		{"LogFormat", c.LogFormat, "json"},
@@ -180,7 +185,7 @@ demo: true
 
 	// Mixed sources: each setting independently takes its highest source.
 	c := mustLoad(t, []string{"-config", file, "-rate-limit", "5"}, env{"V1GW_COMPAT_MODE": "strict"})
-	if c.RateLimitPerMinute != 5 || c.CompatMode != "strict" || c.Listen != "127.0.0.1:1001" || c.AdminListen != ":9090" {
+	if c.RateLimitPerMinute != 5 || c.CompatMode != "strict" || c.Listen != "127.0.0.1:1001" || c.AdminListen != "127.0.0.1:9090" {
 		t.Errorf("mixed: got rate=%d compat=%s listen=%s admin=%s", c.RateLimitPerMinute, c.CompatMode, c.Listen, c.AdminListen)
 	}
 	// A bad value in a lower source does not matter when a higher one wins.
@@ -206,8 +211,13 @@ func TestEveryFlagEnvAndFileKey(t *testing.T) {
 		{"compat-mode", "V1GW_COMPAT_MODE", "compat_mode", "Lenient", func(c *Config) bool { return c.CompatMode == "lenient" }},
 		{"reset-mode", "V1GW_RESET_MODE", "reset_mode", "restart", func(c *Config) bool { return c.ResetMode == "restart" }},
 		{"limiter-fail", "V1GW_LIMITER_FAIL", "limiter_fail", "closed", func(c *Config) bool { return c.LimiterFail == "closed" }},
-		{"request-timeout", "V1GW_REQUEST_TIMEOUT", "request_timeout", "1m30s", func(c *Config) bool { return c.RequestTimeout == 90*time.Second }},
-		{"drain-timeout", "V1GW_DRAIN_TIMEOUT", "drain_timeout", "5", func(c *Config) bool { return c.DrainTimeout == 5*time.Second }},
+		// A longer request_timeout carries the default drain with it (request_timeout + 3s).
+		{"request-timeout", "V1GW_REQUEST_TIMEOUT", "request_timeout", "1m30s", func(c *Config) bool { return c.RequestTimeout == 90*time.Second && c.DrainTimeout == 93*time.Second }},
+		{"drain-timeout", "V1GW_DRAIN_TIMEOUT", "drain_timeout", "50", func(c *Config) bool { return c.DrainTimeout == 50*time.Second }},
+		{"upstream-header-timeout", "V1GW_UPSTREAM_HEADER_TIMEOUT", "upstream_header_timeout", "4s", func(c *Config) bool { return c.UpstreamHeaderTimeout == 4*time.Second }},
+		{"upstream-max-conns", "V1GW_UPSTREAM_MAX_CONNS", "upstream_max_conns", "16", func(c *Config) bool { return c.UpstreamMaxConns == 16 }},
+		{"max-in-flight", "V1GW_MAX_IN_FLIGHT", "max_in_flight", "64", func(c *Config) bool { return c.MaxInFlight == 64 }},
+		{"body-read-timeout", "V1GW_BODY_READ_TIMEOUT", "body_read_timeout", "3s", func(c *Config) bool { return c.BodyReadTimeout == 3*time.Second }},
 		{"sunset", "V1GW_SUNSET", "sunset", "2027-01-31", func(c *Config) bool { return c.Sunset.Equal(sunset) }},
 		{"sunset", "V1GW_SUNSET", "sunset", "2027-01-31T01:00:00+01:00", func(c *Config) bool { return c.Sunset.Equal(sunset) && c.Sunset.Location() == time.UTC }},
 		{"sunset-link", "V1GW_SUNSET_LINK", "sunset_link", "https://example.com/v1-retirement", func(c *Config) bool { return c.SunsetLink == "https://example.com/v1-retirement" }},
@@ -380,6 +390,11 @@ func TestErrors(t *testing.T) {
 		{"breaker open for zero", []string{"-breaker-open-for", "0"}, nil, "", `config: -breaker-open-for: "0s" must be > 0`},
 		{"usage flush junk", nil, env{"V1GW_USAGE_FLUSH_INTERVAL": "often"}, "", `config: V1GW_USAGE_FLUSH_INTERVAL: "often" is not a duration`},
 		{"usage flush zero", nil, nil, "usage_flush_interval: 0\n", `v1gateway.yaml: usage_flush_interval: "0s" must be > 0`},
+		{"drain shorter than a request and its lookup", []string{"-drain-timeout", "25s"}, nil, "", `config: -drain-timeout: "25s" must be at least request_timeout + 3s = 33s`},
+		{"header timeout beyond the request", nil, env{"V1GW_UPSTREAM_HEADER_TIMEOUT": "31s"}, "", `config: V1GW_UPSTREAM_HEADER_TIMEOUT: "31s" must be > 0 and at most request_timeout (30s)`},
+		{"max conns zero", []string{"-upstream-max-conns", "0"}, nil, "", `config: -upstream-max-conns: "0" must be >= 1`},
+		{"max in flight zero", nil, nil, "max_in_flight: 0\n", `v1gateway.yaml: max_in_flight: "0" must be >= 1`},
+		{"body read timeout zero", []string{"-body-read-timeout", "0"}, nil, "", `config: -body-read-timeout: "0s" must be > 0`},
 		{"upstream max body junk", nil, env{"V1GW_UPSTREAM_MAX_BODY": "32MiB"}, "", `config: V1GW_UPSTREAM_MAX_BODY: "32MiB" is not an integer`},
 		{"upstream max body too small", []string{"-upstream-max-body", "1000"}, nil, "", `config: -upstream-max-body: "1000" must be between 65536 and 1073741824 bytes`},
 		{"upstream max body too large", nil, nil, "upstream_max_body: 2147483648\n", `v1gateway.yaml: upstream_max_body: "2147483648" must be between 65536 and 1073741824 bytes`},
