@@ -329,6 +329,61 @@ func (r *Redis) cacheDenial(keyID string, d denial, now time.Time) {
 	})
 }
 
+// Check pings Redis once, at start, so that /readyz tells the truth before
+// the first request: when Redis cannot be reached the limiter is marked
+// unhealthy (fail-closed replicas then report not ready; fail-open ones say
+// they limit per process), the outage is logged once, and a background
+// probe pings every retry interval until Redis answers and marks it
+// healthy again — without waiting for traffic. It returns the ping's error.
+func (r *Redis) Check(ctx context.Context, retry time.Duration) error {
+	err := r.ping(ctx)
+	if err == nil {
+		return nil
+	}
+	r.lastOK.Store(false)
+	msg := err.Error()
+	r.lastErr.Store(&msg)
+	mode := "open: limits are enforced per replica until it is back"
+	if r.failClosed {
+		mode = "closed: rate-limited requests are rejected with 503 until it is back"
+	}
+	if r.logger != nil {
+		r.logger("rate limiter: Redis is unreachable at start (limiter_fail="+mode+")", "error", msg)
+	}
+	if retry <= 0 {
+		retry = time.Second
+	}
+	go func() {
+		t := time.NewTicker(retry)
+		defer t.Stop()
+		for {
+			select {
+			case <-r.quit:
+				return
+			case <-t.C:
+			}
+			if r.lastOK.Load() {
+				return // a decision reached Redis meanwhile
+			}
+			pctx, cancel := context.WithTimeout(context.Background(), r.timeout*4)
+			err := r.ping(pctx)
+			cancel()
+			if err == nil {
+				r.lastOK.Store(true)
+				if r.logger != nil {
+					r.logger("rate limiter: Redis is reachable; limits are shared by all replicas")
+				}
+				return
+			}
+		}
+	}()
+	return err
+}
+
+func (r *Redis) ping(ctx context.Context) error {
+	return r.client.Load().c.Ping(ctx).Err()
+}
+
 // Healthy reports whether decisions are currently made by Redis: the
 // breaker is closed and the last Redis call succeeded.
 func (r *Redis) Healthy() bool {

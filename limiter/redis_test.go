@@ -699,3 +699,33 @@ func TestRedisBatchAfterScriptFlush(t *testing.T) {
 		t.Errorf("%d EVALs after NOSCRIPT, want 3", got)
 	}
 }
+
+// Redis down at start: Check reports it at once (so /readyz is true to it
+// before any request), logs it once, and the background probe marks the
+// limiter healthy again when Redis comes up — without any traffic.
+func TestRedisCheckAtStartAndRecoveryWithoutTraffic(t *testing.T) {
+	srv := testredis.Start(t)
+	srv.Stop()
+	var mu sync.Mutex
+	var logged []string
+	r := newReal(t, RedisOptions{URL: srv.URL(), FailClosed: true, Logger: func(msg string, _ ...any) {
+		mu.Lock()
+		logged = append(logged, msg)
+		mu.Unlock()
+	}})
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := r.Check(ctx, 20*time.Millisecond); err == nil {
+		t.Fatal("Check with Redis down: nil error")
+	}
+	if r.Healthy() {
+		t.Fatal("Healthy with Redis down at start")
+	}
+	srv.Restart()
+	waitFor(t, 5*time.Second, "healthy after Redis came up", r.Healthy)
+	mu.Lock()
+	defer mu.Unlock()
+	if len(logged) != 2 || !strings.Contains(logged[0], "unreachable at start") || !strings.Contains(logged[1], "reachable") {
+		t.Fatalf("log lines %q, want one outage line and one recovery line", logged)
+	}
+}

@@ -3,6 +3,7 @@ package proxy
 import (
 	"bytes"
 	"context"
+	"crypto/subtle"
 	"encoding/json"
 	"net/http"
 	"sync/atomic"
@@ -35,7 +36,7 @@ func NewAdmin(gw *Gateway) *Admin {
 	a.mux.HandleFunc("GET /readyz", a.readyz)
 	if gw != nil {
 		a.mux.Handle("GET /metrics", gw.tel.MetricsHandler())
-		a.mux.HandleFunc("GET /usage", a.usage)
+		a.mux.Handle("GET /usage", a.withAdminToken(http.HandlerFunc(a.usage)))
 	}
 	return a
 }
@@ -112,6 +113,24 @@ func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "format must be json or csv"})
 	}
+}
+
+// withAdminToken requires "Authorization: Bearer <admin_token>" when an
+// admin token is configured (the usage report names key ids and teams).
+func (a *Admin) withAdminToken(next http.Handler) http.Handler {
+	want := a.gw.cfg.AdminToken
+	if want == "" {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := bearerToken(r)
+		if subtle.ConstantTimeCompare([]byte(got), []byte(want)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="v1gateway-admin"`)
+			writeJSON(w, http.StatusUnauthorized, map[string]string{"message": "the usage report needs Authorization: Bearer <admin token> (V1GW_ADMIN_TOKEN)"})
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // SetDraining makes /readyz answer 503 from now on.

@@ -16,6 +16,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -76,6 +78,8 @@ type Gateway struct {
 	metrics  *metrics
 	breaker  *breaker
 	keyIDs   *keyIDCache
+	serving  atomic.Int64 // requests past load shedding (max_in_flight)
+	active   sync.Map     // *reqInfo -> activeRequest: requests being served (LogUnfinished)
 
 	deprecation string
 	sunset      string
@@ -139,7 +143,14 @@ func New(o Options) (*Gateway, error) {
 	}
 	raw := o.Transport
 	if raw == nil {
-		raw = NewTransport(UpstreamOptions{ResponseHeaderTimeout: o.Config.RequestTimeout})
+		// Headers well before the request deadline: a hung v2 is a
+		// timeout (a breaker failure) after UpstreamHeaderTimeout, and the
+		// connections to it are capped, so requests cannot pile up.
+		hdr := o.Config.UpstreamHeaderTimeout
+		if hdr <= 0 || hdr > o.Config.RequestTimeout {
+			hdr = o.Config.RequestTimeout
+		}
+		raw = NewTransport(UpstreamOptions{ResponseHeaderTimeout: hdr, MaxConnsPerHost: o.Config.UpstreamMaxConns})
 	}
 	// Each attempt is a client span whose context goes upstream in
 	// traceparent; the gateway's own metrics count the calls.
@@ -157,7 +168,7 @@ func New(o Options) (*Gateway, error) {
 	}
 	g.catalog = newCatalogCache(CatalogTTL, g.now)
 	g.router = g.routes(rt)
-	g.handler = g.withRequestID(g.withObservability(g.withV1Headers(g.withBodyLimit(http.HandlerFunc(g.route)))))
+	g.handler = g.withRequestID(g.withObservability(g.withV1Headers(g.withLoadShedding(g.withBodyLimit(http.HandlerFunc(g.route))))))
 	return g, nil
 }
 

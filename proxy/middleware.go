@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/v1gateway/v1gateway/limiter"
 )
@@ -73,7 +76,94 @@ func (g *Gateway) withBodyLimit(next http.Handler) http.Handler {
 		}
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
+			if t := g.cfg.BodyReadTimeout; t > 0 {
+				r.Body = newDeadlineBody(w, r.Body, t)
+			}
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// deadlineBody bounds the time to receive a request body (issue: bodies
+// trickled a byte at a time held connections open for minutes, because
+// the request deadline starts only once the body is read). It sets the
+// connection's read deadline when the body is first read and clears it at
+// the end of the body: the server's background read after the body (which
+// notices a client going away) must not hit the deadline during a long
+// upstream call. A read error is returned as a *ClientBodyError, so that
+// the pass-through and the breaker never blame v2 for it.
+type deadlineBody struct {
+	rc      *http.ResponseController
+	body    io.ReadCloser
+	timeout time.Duration
+	armed   bool
+	done    bool
+}
+
+func newDeadlineBody(w http.ResponseWriter, body io.ReadCloser, timeout time.Duration) *deadlineBody {
+	return &deadlineBody{rc: http.NewResponseController(w), body: body, timeout: timeout}
+}
+
+func (d *deadlineBody) Read(p []byte) (int, error) {
+	if !d.armed {
+		d.armed = true
+		// Not every ResponseWriter supports deadlines (httptest recorders):
+		// then the body is simply not bounded.
+		_ = d.rc.SetReadDeadline(time.Now().Add(d.timeout))
+	}
+	n, err := d.body.Read(p)
+	if err != nil && !d.done {
+		d.done = true
+		_ = d.rc.SetReadDeadline(time.Time{})
+		if err != io.EOF {
+			err = &ClientBodyError{Err: err, Timeout: isTimeout(err), Limit: d.timeout}
+		}
+	}
+	return n, err
+}
+
+func (d *deadlineBody) Close() error { return d.body.Close() }
+
+// ClientBodyError is a failure to read the client's request body: the
+// client's doing, never the upstream's.
+type ClientBodyError struct {
+	Err     error
+	Timeout bool          // the body did not arrive within Limit
+	Limit   time.Duration // body_read_timeout
+}
+
+func (e *ClientBodyError) Error() string {
+	if e.Timeout {
+		return fmt.Sprintf("the request body was not received within %s", e.Limit)
+	}
+	return "cannot read the request body: " + e.Err.Error()
+}
+
+func (e *ClientBodyError) Unwrap() error { return e.Err }
+
+func isTimeout(err error) bool {
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}
+
+// withLoadShedding caps the requests served at once (max_in_flight): past
+// it a request is answered 503 with Retry-After at once, before it holds
+// any memory or upstream connection (issue: a hung upstream let ~6000
+// requests and 635 connections pile up before the breaker opened).
+func (g *Gateway) withLoadShedding(next http.Handler) http.Handler {
+	limit := int64(g.cfg.MaxInFlight)
+	if limit <= 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if g.serving.Add(1) > limit {
+			g.serving.Add(-1)
+			w.Header().Set("Retry-After", "1")
+			writeError(w, r, http.StatusServiceUnavailable,
+				fmt.Sprintf("the gateway is serving its limit of %d requests at once (max_in_flight); try again shortly", limit))
+			return
+		}
+		defer g.serving.Add(-1)
 		next.ServeHTTP(w, r)
 	})
 }

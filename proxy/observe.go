@@ -163,9 +163,11 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			r = r.WithContext(ctx)
 		}
 		g.metrics.inflightN.Add(1)
+		g.active.Store(info, activeRequest{method: r.Method, path: r.URL.Path, start: start})
 		sw := &info.sw
 		sw.ResponseWriter = w
 		defer func() {
+			g.active.Delete(info)
 			// A panic (http.ErrAbortHandler from the pass-through when a
 			// stream breaks, or a bug) is still logged and counted, then
 			// handed on to net/http.
@@ -292,3 +294,34 @@ func named(op string, h http.Handler) http.Handler {
 
 // retryAfterHeader formats seconds for Retry-After.
 func retryAfterHeader(s int) string { return strconv.Itoa(max(s, 1)) }
+
+// activeRequest is what is known of a request being served, for the log
+// line of a request that the shutdown drain cuts off.
+type activeRequest struct {
+	method, path string
+	start        time.Time
+}
+
+// LogUnfinished writes an access-log line, at error level, for every
+// request still being served — called when the shutdown drain ran out, so
+// that a request cut off (a create v2 may still complete) leaves a trace:
+// its operation, key id, request id, the v2 calls made so far, and a usage
+// count. It returns how many there were.
+func (g *Gateway) LogUnfinished() int {
+	n := 0
+	g.active.Range(func(k, v any) bool {
+		info, a := k.(*reqInfo), v.(activeRequest)
+		info.mu.Lock()
+		calls := append([]string(nil), info.calls...)
+		info.mu.Unlock()
+		g.log.Error().Str("request_id", info.requestID).Str("operation", info.op).Str("key_id", info.keyID).
+			Str("method", a.method).Str("path", a.path).Dur("elapsed", time.Since(a.start)).Strs("v2_calls", calls).
+			Msg("request cut off by the shutdown drain: the client got no answer; v2 may still complete what was sent")
+		if info.keyID != "" && info.op != opUnknown && g.usage != nil {
+			g.usage.Record(info.keyID, info.op)
+		}
+		n++
+		return true
+	})
+	return n
+}

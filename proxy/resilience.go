@@ -93,7 +93,11 @@ func newBreaker(failures int, openFor time.Duration, log zerolog.Logger) *breake
 			return err == nil
 		},
 		// A caller that went away says nothing about the upstream.
-		IsExcluded: func(err error) bool { return errors.Is(err, context.Canceled) },
+		// Nor does a client whose request body did not arrive.
+		IsExcluded: func(err error) bool {
+			var cbe *ClientBodyError
+			return errors.Is(err, context.Canceled) || errors.As(err, &cbe)
+		},
 		OnStateChange: func(_ string, from, to gobreaker.State) {
 			if to == gobreaker.StateOpen {
 				b.openedAt.Store(time.Now().UnixNano())

@@ -19,6 +19,7 @@ type UpstreamOptions struct {
 	TLSHandshakeTimeout   time.Duration // default 5s
 	ResponseHeaderTimeout time.Duration // time to the first response byte; default 30s
 	MaxIdleConnsPerHost   int           // default 256
+	MaxConnsPerHost       int           // 0: unlimited; requests past it wait for a connection
 }
 
 // NewTransport returns the http.Transport used for every upstream call:
@@ -44,6 +45,7 @@ func NewTransport(o UpstreamOptions) *http.Transport {
 		ForceAttemptHTTP2:     true,
 		MaxIdleConns:          o.MaxIdleConnsPerHost * 2,
 		MaxIdleConnsPerHost:   o.MaxIdleConnsPerHost,
+		MaxConnsPerHost:       o.MaxConnsPerHost,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   o.TLSHandshakeTimeout,
 		ResponseHeaderTimeout: o.ResponseHeaderTimeout,

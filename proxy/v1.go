@@ -114,8 +114,14 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			b, err := io.ReadAll(r.Body)
 			if err != nil {
 				var mbe *http.MaxBytesError
+				var cbe *ClientBodyError
 				if errors.As(err, &mbe) {
 					writeError(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("request body exceeds the limit of %d bytes", MaxBodyBytes))
+					return
+				}
+				if errors.As(err, &cbe) && cbe.Timeout {
+					w.Header().Set("Connection", "close")
+					writeError(w, r, http.StatusRequestTimeout, cbe.Error())
 					return
 				}
 				writeError(w, r, http.StatusBadRequest, "cannot read the request body: "+err.Error())

@@ -92,6 +92,11 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 			fmt.Fprintln(stderr, "config: redis_url:", err)
 			return 2
 		}
+		// Redis down at start is reported at once (/readyz, one log
+		// line) rather than at the first request.
+		cctx, ccancel := context.WithTimeout(ctx, 2*time.Second)
+		_ = rl.Check(cctx, time.Second)
+		ccancel()
 		lim = rl
 	default:
 		lim = limiter.NewMemory(nil)
@@ -193,7 +198,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	defer cancel()
 	code := 0
 	if err := srv.Shutdown(sctx); err != nil {
-		log.Error().Err(err).Msg("drain did not finish in time")
+		n := gw.LogUnfinished()
+		log.Error().Err(err).Int("cut_off", n).Msg("drain did not finish in time")
 		code = 1
 	}
 	// The last usage counts, then the admin port (it answered /readyz 503
