@@ -3,6 +3,7 @@ package deploy
 import (
 	"bytes"
 	"debug/elf"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -223,7 +224,7 @@ func TestDockerfile(t *testing.T) {
 		}
 	}
 	for _, addr := range []string{config.DefaultListen, config.DefaultAdminListen} {
-		if p := strings.TrimPrefix(addr, ":"); !exposed[p] {
+		if _, p, _ := net.SplitHostPort(addr); !exposed[p] {
 			t.Errorf("v1gateway stage does not EXPOSE %s (%s)", p, addr)
 		}
 	}
