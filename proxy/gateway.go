@@ -189,7 +189,13 @@ func (g *Gateway) BreakerState() string { return g.breaker.state().String() }
 // try the pattern of every v1 route; the outcome is the same, as no v1 route
 // starts with /v2/) and everything else to the router.
 func (g *Gateway) route(w http.ResponseWriter, r *http.Request) {
-	if strings.HasPrefix(r.URL.EscapedPath(), "/v2/") {
+	if p := r.URL.EscapedPath(); strings.HasPrefix(p, "/v2/") {
+		if seg, ok := dotSegment(p); ok {
+			// An upstream (or a proxy before it) that normalises the path
+			// would serve another route than the one asked for (P9).
+			writeError(w, r, http.StatusNotFound, fmt.Sprintf("no such route: %s %s (the path segment %q is a dot segment or holds a slash once decoded; the gateway never forwards it)", r.Method, p, seg))
+			return
+		}
 		g.v2.ServeHTTP(w, r)
 		return
 	}
@@ -246,4 +252,19 @@ func newRequestID() string {
 		out[2*i+1] = hex[c&15]
 	}
 	return string(out[:])
+}
+
+// dotSegment returns the first segment of an escaped path that, after one
+// percent-decoding, is "." or ".." or holds a slash or backslash.
+func dotSegment(escaped string) (string, bool) {
+	for seg := range strings.SplitSeq(escaped, "/") {
+		d, err := url.PathUnescape(seg)
+		if err != nil {
+			continue // forwarded as it is; v2 answers it
+		}
+		if d == "." || d == ".." || strings.ContainsAny(d, `/\`) {
+			return seg, true
+		}
+	}
+	return "", false
 }

@@ -224,7 +224,7 @@ func TestUnknownRoutesAndMethods(t *testing.T) {
 
 func TestPassThrough(t *testing.T) {
 	srv, rec := newTestGateway(t, func(_ *config.Config, o *Options) { o.Limiter = limiter.NewMemory(nil) })
-	resp := do(t, "GET", srv.URL+"/v2/pods/a%2Fb?computeType=GPU&x=%20y", "k1", nil, map[string]string{
+	resp := do(t, "GET", srv.URL+"/v2/pods/a%20b?computeType=GPU&x=%20y", "k1", nil, map[string]string{
 		"Connection":   "X-Hop, keep-alive",
 		"X-Hop":        "secret-hop",
 		"X-Request-Id": "req-123",
@@ -239,8 +239,8 @@ func TestPassThrough(t *testing.T) {
 		t.Errorf("body changed: %s", body)
 	}
 	r := rec.last()
-	if r.URL.EscapedPath() != "/v2/pods/a%2Fb" {
-		t.Errorf("upstream path %q, want /v2/pods/a%%2Fb", r.URL.EscapedPath())
+	if r.URL.EscapedPath() != "/v2/pods/a%20b" {
+		t.Errorf("upstream path %q, want /v2/pods/a%%20b", r.URL.EscapedPath())
 	}
 	if r.URL.RawQuery != "computeType=GPU&x=%20y" {
 		t.Errorf("upstream query %q", r.URL.RawQuery)
@@ -407,5 +407,40 @@ func TestUpstreamDown(t *testing.T) {
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
 		t.Errorf("Content-Type %q", ct)
+	}
+}
+
+// P9 on the pass-through: a path with a dot segment, or a segment holding a
+// slash once decoded, is a 404 (v2 problem format) and never reaches v2,
+// whose path normalisation could serve another route.
+func TestPassThroughRefusesDotSegments(t *testing.T) {
+	srv, rec := newTestGateway(t, nil)
+	for _, tc := range []struct{ method, path string }{
+		{"GET", "/v2/pods/../templates"},
+		{"GET", "/v2/pods/%2e%2e/templates"},
+		{"GET", "/v2/pods/./x"},
+		{"DELETE", "/v2/pods/x%2F..%2Ftemplates"},
+		{"GET", "/v2/pods/x%5C..%5Ctemplates"},
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+tc.path, nil) // sent as written, not cleaned
+		req.Header.Set("Authorization", "Bearer k1")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 404 || resp.Header.Get("Content-Type") != "application/problem+json" || !strings.Contains(string(b), "dot segment") {
+			t.Errorf("%s %s: %d %s %s, want a 404 problem naming the dot segment", tc.method, tc.path, resp.StatusCode, resp.Header.Get("Content-Type"), b)
+		}
+	}
+	if n := rec.count(); n != 0 {
+		t.Fatalf("%d requests reached v2", n)
+	}
+	// An ordinary id with dots is forwarded.
+	resp := do(t, "GET", srv.URL+"/v2/pods/a.b..c", "k1", nil, nil)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || rec.count() != 1 {
+		t.Fatalf("GET /v2/pods/a.b..c: %d, %d upstream calls", resp.StatusCode, rec.count())
 	}
 }

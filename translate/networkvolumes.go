@@ -56,13 +56,12 @@ type v2UpdateVolumeBody struct {
 }
 
 // resourceID returns the v1 path parameter param, or the 404 for an id the
-// gateway does not forward (P9): one that ValidID refuses, one containing a
-// slash (no v2 id does, and a server that decodes %2F would route it
-// elsewhere), or one of the reserved words, which name another v2 route
-// under the same collection (compared case-insensitively).
+// gateway does not forward (P9): one that ValidID refuses, or one of the
+// reserved words, which name another v2 route under the same collection
+// (compared case-insensitively).
 func resourceID(req *Request, param string, reserved ...string) (string, *Result) {
 	id := req.Params[param]
-	if !ValidID(id) || strings.ContainsAny(id, `/\`) {
+	if !ValidID(id) {
 		return "", Fail(http.StatusNotFound, fmt.Sprintf("invalid %s %q", param, id))
 	}
 	for _, r := range reserved {

@@ -97,15 +97,17 @@ func V2Path(format string, ids ...string) string {
 	return b.String()
 }
 
-// ValidID reports whether a v1 path id can be forwarded into a v2 path
-// without addressing another route: not empty, not a dot segment, at most
-// 191 bytes, no control characters.
+// ValidID reports whether a v1 path id (percent-decoded once) can be
+// forwarded into a v2 path without addressing another route (P9): not
+// empty, not a dot segment, at most 191 bytes, no control characters, no
+// slash or backslash (no v2 id has one, and a server that decodes %2F or
+// treats \ as / would route it elsewhere).
 func ValidID(id string) bool {
 	if id == "" || id == "." || id == ".." || len(id) > 191 {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
-		if id[i] < 0x20 || id[i] == 0x7f {
+		if c := id[i]; c < 0x20 || c == 0x7f || c == '/' || c == '\\' {
 			return false
 		}
 	}

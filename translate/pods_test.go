@@ -1019,9 +1019,18 @@ func TestGetPod(t *testing.T) {
 		wantStatus(t, res, 400)
 	})
 	t.Run("ids are percent-encoded", func(t *testing.T) {
-		res, _ := run(t, "GetPod", runOpts{params: map[string]string{"podId": "a/../b c"}},
-			step{method: "GET", path: "/v2/pods/a%2F..%2Fb%20c", status: 404, body: problem(404, "pod not found")})
+		res, _ := run(t, "GetPod", runOpts{params: map[string]string{"podId": "a..b c"}},
+			step{method: "GET", path: "/v2/pods/a..b%20c", status: 404, body: problem(404, "pod not found")})
 		wantStatus(t, res, 404)
+	})
+	t.Run("ids with a slash or backslash are never forwarded (P9)", func(t *testing.T) {
+		for _, id := range []string{"a/../b", `a\b`, "/", `..\..`} {
+			res, f := run(t, "GetPod", runOpts{params: map[string]string{"podId": id}})
+			wantStatus(t, res, 404)
+			if len(f.calls) != 0 {
+				t.Errorf("%q forwarded", id)
+			}
+		}
 	})
 	t.Run("invalid id", func(t *testing.T) {
 		res, _ := run(t, "GetPod", runOpts{params: map[string]string{"podId": ".."}})
