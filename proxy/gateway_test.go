@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,10 +25,16 @@ type recorder struct {
 	reqs    []*http.Request
 	bodies  [][]byte
 	handler http.HandlerFunc
+	// bodyHook, when set, is told how the upstream's read of each request
+	// body ended (nil: complete).
+	bodyHook func(n int, err error)
 }
 
 func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	b, _ := io.ReadAll(r.Body)
+	b, err := io.ReadAll(r.Body)
+	if rc.bodyHook != nil {
+		rc.bodyHook(len(b), err)
+	}
 	rc.mu.Lock()
 	rc.reqs = append(rc.reqs, r)
 	rc.bodies = append(rc.bodies, b)
@@ -442,5 +449,55 @@ func TestPassThroughRefusesDotSegments(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || rec.count() != 1 {
 		t.Fatalf("GET /v2/pods/a.b..c: %d, %d upstream calls", resp.StatusCode, rec.count())
+	}
+}
+
+// An over-limit chunked body on the pass-through is refused with 413, and
+// v2 never sees a complete request: the upstream request is aborted
+// without its final chunk, so v2 reads an error, not a short body.
+func TestPassThroughChunkedBodyOverLimitNeverCompletes(t *testing.T) {
+	var complete, failed atomic.Int64
+	srv, rec := newTestGateway(t, nil)
+	rec.handler = func(w http.ResponseWriter, r *http.Request) {}
+	upBody := make(chan error, 1)
+	rec.bodyHook = func(n int, err error) {
+		if err != nil {
+			failed.Add(1)
+		} else {
+			complete.Add(1)
+		}
+		upBody <- err
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		chunk := bytes.Repeat([]byte("x"), 64<<10)
+		for i := 0; i < (MaxBodyBytes/len(chunk))+2; i++ {
+			if _, err := pw.Write(chunk); err != nil {
+				return
+			}
+		}
+		pw.Close()
+	}()
+	req, _ := http.NewRequest("POST", srv.URL+"/v2/pods", pr) // no length: chunked
+	req.Header.Set("Authorization", "Bearer k1")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	pr.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d, want 413", resp.StatusCode)
+	}
+	select {
+	case err := <-upBody:
+		if err == nil {
+			t.Fatal("v2 read a complete request body")
+		}
+	case <-time.After(5 * time.Second):
+		// v2 never got as far as a request: fine too.
+	}
+	if complete.Load() != 0 {
+		t.Fatalf("%d complete requests reached v2", complete.Load())
 	}
 }
