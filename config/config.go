@@ -290,7 +290,7 @@ var settings = []setting{
 			return err
 		}},
 	{key: "upstream_retries", flag: "upstream-retries", env: "V1GW_UPSTREAM_RETRIES", arg: "N", def: strconv.Itoa(DefaultUpstreamRetries),
-		help: "retries of a failed idempotent GET to v2 (0-2; jittered, honouring Retry-After and the request's deadline); POST, PATCH and DELETE are never retried",
+		help: "retries of a failed idempotent GET to v2 (0-2; jittered, honouring Retry-After and the request's deadline); POST, PATCH and DELETE are never retried after a failure that may have reached v2 (the two exceptions are in \"Retries\" of docs/operating.md)",
 		set: func(c *Config, v string) error {
 			n, err := parseInt(v)
 			c.UpstreamRetries = n
