@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/redis/go-redis/v9"
 
@@ -54,8 +55,17 @@ func TestE2ETokenNeverLeaks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { client.Close() })
 	prefix := "v1gwtest:" + hex.EncodeToString(rnd[:]) + ":usage:"
+	t.Cleanup(func() {
+		// Test keys get a TTL: a shared Redis keeps nothing of them for long.
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		iter := client.Scan(ctx, 0, prefix+"*", 100).Iterator()
+		for iter.Next(ctx) {
+			client.Expire(ctx, iter.Val(), 10*time.Minute)
+		}
+		client.Close()
+	})
 	batch := usage.New(usage.Options{Store: usage.NewRedisStore(client, prefix)})
 	secret := "secret-" + hex.EncodeToString(rnd[:])
 	var logs logBuffer

@@ -269,6 +269,19 @@ func randomPrefix(t *testing.T) string {
 	return "v1gw:test:usage:" + t.Name() + ":" + hex.EncodeToString(b) + ":"
 }
 
+// expireTestKeys gives every key under prefix a TTL when the test ends, so
+// that a shared Redis (CI's) keeps nothing of it for long.
+func expireTestKeys(t *testing.T, c redis.UniversalClient, prefix string) {
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		iter := c.Scan(ctx, 0, prefix+"*", 100).Iterator()
+		for iter.Next(ctx) {
+			c.Expire(ctx, iter.Val(), 10*time.Minute)
+		}
+	})
+}
+
 // cmdCounter counts the commands a client sends, except a new
 // connection's handshake (HELLO, CLIENT SETINFO, ...).
 type cmdCounter struct{ n atomic.Int64 }
@@ -308,7 +321,9 @@ func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
 		cc := &cmdCounter{}
 		client.AddHook(cc)
 		clk := &clock{t: t0}
-		b := New(Options{Store: NewRedisStore(client, randomPrefix(t)), Now: clk.now})
+		prefix := randomPrefix(t)
+		expireTestKeys(t, client, prefix)
+		b := New(Options{Store: NewRedisStore(client, prefix), Now: clk.now})
 		for i := range 1000 {
 			b.Record("k"+string(rune('a'+i%3)), "ListPods")
 		}
@@ -338,7 +353,9 @@ func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
 	t.Run("two gateways, one merged report", func(t *testing.T) {
 		prefix := randomPrefix(t)
 		clkA, clkB := &clock{t: t0}, &clock{t: t0.Add(-time.Hour)}
-		a := New(Options{Store: NewRedisStore(newClient(), prefix), Now: clkA.now})
+		ca := newClient()
+		expireTestKeys(t, ca, prefix)
+		a := New(Options{Store: NewRedisStore(ca, prefix), Now: clkA.now})
 		b := New(Options{Store: NewRedisStore(newClient(), prefix), Now: clkB.now})
 		a.Record("k1", "ListPods")
 		a.Record("k1", "ListPods")

@@ -348,7 +348,9 @@ func TestAdminPort(t *testing.T) {
 // reach Redis (here only through the final write on shutdown: the periodic
 // one is an hour away), so that a report from any replica includes them.
 func TestUsageWrittenToRedisOnShutdown(t *testing.T) {
-	url := testredis.URL(t)
+	// A throwaway server, never the shared one: the binary writes under
+	// the production prefix (v1gw:usage:), whose keys have no TTL.
+	url := testredis.Start(t).URL()
 	sim := httptest.NewServer(v2sim.New(v2sim.Options{Seed: true}))
 	defer sim.Close()
 	var b [8]byte
