@@ -4,7 +4,7 @@ FUZZTIME ?= 5s
 VERSION  ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 LDFLAGS  := -s -w -X main.version=$(VERSION)
 
-.PHONY: all test vet fmt-check build fuzz fuzz-long bench demo clean
+.PHONY: all test vet fmt-check build fuzz fuzz-long bench chaos demo clean
 
 all: test build
 
@@ -57,6 +57,13 @@ bench:
 	     -e 's#Raw samples of every run: results.json#Raw samples of every run: bench/results/results.json#' \
 	     bench/results/results.md; echo; cat bench/HISTORY.md; } > BENCHMARKS.md
 	@echo "bench: BENCHMARKS.md updated from bench/results/results.md and bench/HISTORY.md"
+
+## chaos: the fault scenarios end to end — the real binary, a real
+## redis-server frozen/stopped/restarted, upstreams that hang or trickle —
+## printing scenario → expected → observed (about a minute; not in CI, whose
+## fast subset is in make test). Needs redis-server (apt-get install redis-server).
+chaos:
+	$(GO) test -tags chaos -count=1 -v -timeout 10m ./chaos/ 2>&1 | grep -v '^=== RUN'
 
 ## demo: the gateway on :8080 in front of an in-process v2 simulator
 demo:

@@ -457,7 +457,9 @@ func TestPassThroughRefusesDotSegments(t *testing.T) {
 // without its final chunk, so v2 reads an error, not a short body.
 func TestPassThroughChunkedBodyOverLimitNeverCompletes(t *testing.T) {
 	var complete, failed atomic.Int64
-	srv, rec := newTestGateway(t, nil)
+	// With the body read deadline on, as in production (it once turned the
+	// 413 into a 400).
+	srv, rec := newTestGateway(t, func(c *config.Config, _ *Options) { c.BodyReadTimeout = config.DefaultBodyReadTimeout })
 	rec.handler = func(w http.ResponseWriter, r *http.Request) {}
 	upBody := make(chan error, 1)
 	rec.bodyHook = func(n int, err error) {

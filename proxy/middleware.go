@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/v1gateway/v1gateway/limiter"
@@ -77,7 +78,7 @@ func (g *Gateway) withBodyLimit(next http.Handler) http.Handler {
 		if r.Body != nil && r.Body != http.NoBody {
 			r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
 			if t := g.cfg.BodyReadTimeout; t > 0 {
-				r.Body = newDeadlineBody(w, r.Body, t)
+				r.Body = newDeadlineBody(w, r, t)
 			}
 		}
 		next.ServeHTTP(w, r)
@@ -98,10 +99,20 @@ type deadlineBody struct {
 	timeout time.Duration
 	armed   bool
 	done    bool
+	// failed receives the read error, for whoever learns of it only as
+	// the request's context being canceled: net/http cancels the request
+	// when a body read fails, and the transport of the pass-through may
+	// report that instead of the read error. It is the request's reqInfo
+	// field (nil without one).
+	failed *atomic.Pointer[ClientBodyError]
 }
 
-func newDeadlineBody(w http.ResponseWriter, body io.ReadCloser, timeout time.Duration) *deadlineBody {
-	return &deadlineBody{rc: http.NewResponseController(w), body: body, timeout: timeout}
+func newDeadlineBody(w http.ResponseWriter, r *http.Request, timeout time.Duration) *deadlineBody {
+	d := &deadlineBody{rc: http.NewResponseController(w), body: r.Body, timeout: timeout}
+	if info := infoFrom(r.Context()); info != nil {
+		d.failed = &info.bodyErr
+	}
+	return d
 }
 
 func (d *deadlineBody) Read(p []byte) (int, error) {
@@ -116,13 +127,33 @@ func (d *deadlineBody) Read(p []byte) (int, error) {
 		d.done = true
 		_ = d.rc.SetReadDeadline(time.Time{})
 		if err != io.EOF {
-			err = &ClientBodyError{Err: err, Timeout: isTimeout(err), Limit: d.timeout}
+			cbe := &ClientBodyError{Err: err, Timeout: isTimeout(err), Limit: d.timeout}
+			if d.failed != nil {
+				d.failed.Store(cbe)
+			}
+			err = cbe
 		}
 	}
 	return n, err
 }
 
 func (d *deadlineBody) Close() error { return d.body.Close() }
+
+// clientBodyError finds the client's body failure behind err: err itself,
+// or, when err is only the cancellation it caused, the one the request's
+// body recorded.
+func clientBodyError(err error, ctx context.Context) (*ClientBodyError, bool) {
+	var cbe *ClientBodyError
+	if errors.As(err, &cbe) {
+		return cbe, true
+	}
+	if info := infoFrom(ctx); info != nil {
+		if cbe = info.bodyErr.Load(); cbe != nil {
+			return cbe, true
+		}
+	}
+	return nil, false
+}
 
 // ClientBodyError is a failure to read the client's request body: the
 // client's doing, never the upstream's.

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rs/zerolog"
@@ -31,8 +32,9 @@ type reqInfo struct {
 	upStatuses  []int
 	upDuration  time.Duration
 	breakerOpen *BreakerOpenError
-	limiter     string // allowed, limited, error, unavailable; "" when not asked
-	errMsg      string // the message of a 5xx v1 answer, for the access log
+	limiter     string                          // allowed, limited, error, unavailable; "" when not asked
+	errMsg      string                          // the message of a 5xx v1 answer, for the access log
+	bodyErr     atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
 }
 
 // setError records the message of a v1 error answer body for the access

@@ -54,16 +54,16 @@ func (g *Gateway) passThrough(rt http.RoundTripper) http.Handler {
 		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
 			var mbe *http.MaxBytesError
 			var open *BreakerOpenError
-			var cbe *ClientBodyError
 			var ne net.Error
+			cbe, bodyFailed := clientBodyError(err, r.Context())
 			switch {
-			case errors.As(err, &cbe) && cbe.Timeout:
-				w.Header().Set("Connection", "close")
-				writeError(w, r, http.StatusRequestTimeout, cbe.Error())
-			case errors.As(err, &cbe):
-				writeError(w, r, http.StatusBadRequest, cbe.Error())
 			case errors.As(err, &mbe):
 				writeError(w, r, http.StatusRequestEntityTooLarge, "request body exceeds the limit of 1048576 bytes")
+			case bodyFailed && cbe.Timeout:
+				w.Header().Set("Connection", "close")
+				writeError(w, r, http.StatusRequestTimeout, cbe.Error())
+			case bodyFailed:
+				writeError(w, r, http.StatusBadRequest, cbe.Error())
 			case errors.As(err, &open):
 				w.Header().Set("Retry-After", retryAfterHeader(open.RetryAfterSeconds()))
 				writeError(w, r, http.StatusServiceUnavailable, "upstream unavailable")
