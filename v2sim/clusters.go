@@ -201,14 +201,14 @@ func (s *Server) createCluster(c *call) *reply {
 	if vol != nil {
 		volDC = vol.dc
 	}
-	cands, rep := candidateDCs(prefs, volDC, false)
+	first, rest, rep := s.placementDCs(prefs, volDC, false)
 	if rep != nil {
 		return rep
 	}
 	q := gpuQuery{products: []string{"CLUSTER"}, count: perPod, cloud: "SECURE"}
-	dc := pickDC(cands, len(prefs) > 0, func(dc *dataCenter) string { l, _ := g.dcLevel(dc, q); return l })
+	dc := pickDC(first, rest, func(dc *dataCenter) string { l, _ := g.dcLevel(dc, q); return l })
 	if dc == nil {
-		return noCapacity(fmt.Sprintf("a cluster of %d pods x %d %s", count, perPod, gpuID), cands)
+		return noCapacity(fmt.Sprintf("a cluster of %d pods x %d %s", count, perPod, gpuID), first, rest)
 	}
 	jupyter, _ := getBool(body, "startJupyter")
 	ssh, _ := getBool(body, "startSsh")

@@ -119,6 +119,20 @@ func (s *Server) deleteVolume(c *call) *reply {
 	if v == nil {
 		return notFound("network volume", c.param("id"))
 	}
+	// Simulator's choice (the document says only "Permanently deletes a
+	// network volume and releases its storage"): endpoints no longer list it.
+	// A pod keeps its mounts.network entry: the mount kind is fixed at create
+	// and an empty network list is rejected, so the document leaves no way to
+	// show it detached.
+	for _, e := range s.st.endpoints {
+		kept := e.vols[:0:0]
+		for _, id := range e.vols {
+			if id != v.id {
+				kept = append(kept, id)
+			}
+		}
+		e.vols = kept
+	}
 	s.closeAllUsage("volume", v.id, c.now)
 	delete(s.st.volumes, v.id)
 	return noContent()

@@ -108,6 +108,15 @@ func (s *Server) deleteRegistry(c *call) *reply {
 			t.container.registry = ""
 		}
 	}
+	// Simulator's choice: endpoints lose the reference too, like templates
+	// (the document: templates "silently lose the reference"; an endpoint's
+	// container settings are its bound template's). The document does not
+	// say; keeping a dangling id would make every later PATCH fail.
+	for _, e := range s.st.endpoints {
+		if e.container.registry == r.id {
+			e.container.registry = ""
+		}
+	}
 	delete(s.st.registries, r.id)
 	return noContent()
 }

@@ -83,11 +83,13 @@ func publicTemplates() []*template {
 	}
 }
 
-// templateInUse names what blocks a template's deletion, if anything.
+// templateInUse names what blocks a template's deletion, if anything: a pod
+// whose visible `template` names it (only under PodTemplateVisible does a pod
+// show one), or a serverless endpoint it is bound to (see EndpointTemplate).
 func (s *Server) templateInUse(id string) string {
 	var pods []string
 	for _, p := range s.st.pods {
-		if p.templateID == id {
+		if p.templateID == id { // the pod's visible `template`
 			pods = append(pods, p.id)
 		}
 	}
@@ -184,7 +186,7 @@ func (s *Server) updateTemplate(c *call) *reply {
 	t := *cur
 	t.container = cur.container.clone()
 	templateFromBody(&t, body)
-	if rep := s.checkContainer(t.container); rep != nil {
+	if rep := s.checkContainerPatch(cur.container, t.container); rep != nil {
 		return rep
 	}
 	if t.serverless && t.persistent != nil {
