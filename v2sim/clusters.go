@@ -119,7 +119,8 @@ func (s *Server) sortedClusters() []*cluster {
 	return out
 }
 
-// defaultClusterImage is used when a create does not name an image.
+// defaultClusterImage is used when a create does not name an image
+// (simulator's choice: the document makes image optional and names none).
 func defaultClusterImage(typ string) string {
 	switch typ {
 	case "SLURM":
@@ -184,6 +185,7 @@ func (s *Server) createCluster(c *call) *reply {
 	if !g.secure || perPod > g.maxSecure {
 		return badRequest("compute.gpuCountPerPod: at most %d GPUs of type %q fit on one pod", g.maxSecure, gpuID)
 	}
+	// Simulator's choice: disk 50 (the document's example; it gives no default).
 	cc := containerCfg{disk: 50, ports: []string{}, env: map[string]string{}}
 	cc.applyBody(body)
 	if cc.image == "" {

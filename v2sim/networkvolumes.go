@@ -72,6 +72,9 @@ func (s *Server) createVolume(c *call) *reply {
 	v.name, _ = getStr(body, "name")
 	v.size, _ = getInt(body, "size")
 	v.dc, _ = getStr(body, "dataCenter")
+	// Simulator's choice: the document does not say what an unknown data
+	// center, or one without network volumes, does here; the simulator
+	// answers 400 (a body that matches the contract but is refused).
 	dc := findDC(v.dc)
 	if dc == nil {
 		return badRequest("dataCenter: unknown data center %q (see GET /v2/catalog/datacenters)", v.dc)

@@ -78,8 +78,10 @@ func (p *pod) status(now time.Time) string {
 	return "RUNNING"
 }
 
-// actions lists the transitions valid in the pod's status (a locked pod
-// cannot be stopped).
+// actions lists the transitions valid in the pod's status. "Locked pods
+// cannot be stopped or reset": v2 has no reset action, and the simulator's
+// choice is that `restart` ("restart a RUNNING pod's container in place") and
+// `terminate` are not blocked; only `stop` is.
 func (p *pod) actions(now time.Time) []string {
 	var out []string
 	switch p.status(now) {
@@ -131,6 +133,10 @@ func (p *pod) hourlyRate() (gpu, cpu float64) {
 	return 0, 0
 }
 
+// cost is 0.0 when EXITED or TERMINATED (the document's words) and, the
+// simulator's choice, when ERROR: an errored pod holds no compute here
+// (SetPodError stops its compute billing, and `start` boots it like an
+// EXITED pod).
 func (p *pod) cost(now time.Time) float64 {
 	switch p.status(now) {
 	case "EXITED", "TERMINATED", "ERROR":
@@ -474,6 +480,7 @@ func (s *Server) createPod(c *call) *reply {
 	}
 
 	// Container settings: defaults, then the template, then the body.
+	// Simulator's choice: disk 50 (the document's example; it gives no default).
 	cc := containerCfg{disk: 50, ports: []string{}, env: map[string]string{}}
 	startJupyter, startSSH := false, false
 	var tpl *template
@@ -580,6 +587,8 @@ func (s *Server) createPod(c *call) *reply {
 			return badRequest("globalNetworking requires an NVIDIA GPU")
 		}
 		if cloud != "SECURE" {
+			// Simulator's choice: the document does not say; CpuType.price
+			// has only securePerVcpu, so a COMMUNITY CPU pod has no price.
 			return badRequest("cloud: CPU pods run on SECURE cloud only")
 		}
 		first, rest, rep := s.placementDCs(prefs, volDC, false)

@@ -85,6 +85,8 @@ func (s *Server) createRegistry(c *call) *reply {
 	if rep != nil {
 		return rep
 	}
+	// The document does not say whether names are unique: the simulator
+	// accepts duplicates (its choice).
 	r := &registry{seq: s.st.nextSeq(), id: s.newID(10)}
 	r.name, _ = getStr(body, "name")
 	r.username, _ = getStr(body, "username")

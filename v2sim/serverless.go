@@ -18,7 +18,7 @@ import (
 const (
 	workerInitDuration = 10 * time.Second
 	rollStep           = 10 * time.Second
-	maxWorkersQuota    = 100
+	maxWorkersQuota    = 100 // simulator's choice: the document names no quota
 )
 
 type epGPU struct {

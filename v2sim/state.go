@@ -165,7 +165,7 @@ func (s *Server) checkContainer(cc containerCfg) *reply {
 	if cc.registry != "" && s.st.registries[cc.registry] == nil {
 		return badRequest("container registry credential %q not found", cc.registry)
 	}
-	if cc.disk > 100000 {
+	if cc.disk > 100000 { // simulator's choice: the document sets no maximum
 		return badRequest("disk %d GB exceeds the 100000 GB container disk limit", cc.disk)
 	}
 	return nil
@@ -300,7 +300,8 @@ func patchMounts(cur mounts, body map[string]any) (mounts, *reply) {
 // ---------------------------------------------------------------------------
 // placement
 
-// checkDataCenterIDs rejects unknown data centers.
+// checkDataCenterIDs rejects unknown data centers (simulator's choice: the
+// document does not say what an unknown preferred data center does).
 func checkDataCenterIDs(ids []string) *reply {
 	for i, id := range ids {
 		if findDC(id) == nil {

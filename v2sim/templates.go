@@ -158,6 +158,7 @@ func (s *Server) createTemplate(c *call) *reply {
 	if rep != nil {
 		return rep
 	}
+	// Simulator's choice: disk 50 (the document's example; it gives no default).
 	t := &template{
 		owned: true, category: "NVIDIA", startSSH: true, startJupyter: true, allowedCuda: []string{},
 		container: containerCfg{disk: 50, ports: []string{}, env: map[string]string{}},
