@@ -196,7 +196,11 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 }
 
 func TestE2EEndpointVariants(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2EEndpointVariants)
+}
+
+func testE2EEndpointVariants(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 	// The public catalog's serverless template.
 	const public = "w9d2f6h4np"
 

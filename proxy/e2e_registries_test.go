@@ -8,7 +8,11 @@ import (
 // End to end: the four v1 container registry auth operations.
 
 func TestE2ERegistries(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2ERegistries)
+}
+
+func testE2ERegistries(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 	const password = "correct-horse-battery-staple"
 
 	r, calls := e.rsV1("POST", "/v1/containerregistryauth", `{"name":"hub","username":"runpod-user","password":"`+password+`"}`)

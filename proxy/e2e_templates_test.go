@@ -122,7 +122,11 @@ func testE2ETemplateLifecycle(t *testing.T, rd simReading) {
 }
 
 func TestE2ETemplateVariants(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2ETemplateVariants)
+}
+
+func testE2ETemplateVariants(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 
 	// A serverless template: no default volume; edits warn that endpoints
 	// keep their settings.

@@ -42,7 +42,11 @@ func (e *e2e) rsWantCalls(got []string, want ...string) {
 }
 
 func TestE2ENetworkVolumes(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2ENetworkVolumes)
+}
+
+func testE2ENetworkVolumes(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 
 	r, calls := e.rsV1("POST", "/v1/networkvolumes", `{"name":"data","size":50,"dataCenterId":"EU-RO-1"}`)
 	e.want(r, 200) // v1 documents 200 (v2 answers 201)
