@@ -137,6 +137,12 @@
 //     not an RFC 3339 date-time answers 422.
 //   - Registry credential names. The document does not say whether they are
 //     unique; the simulator accepts duplicates.
+//   - Other refusals the document does not state, each a 400 (a body that
+//     matches the schemas but is refused): a serverless template with a
+//     persistent mount; workers.min above workers.max; timeout below 1;
+//     a port number outside 1..65535; ids the catalogs do not know (GPU
+//     types, CPU flavors, serverless pools) and GPU types or counts a cloud
+//     does not offer; a billing window of more than 10000 buckets.
 //   - Quotas and figures the document does not give: workers.max at most
 //     100 per endpoint; the default cluster image per cluster type; the
 //     timing of life cycles; catalog stock, prices and billing figures (see

@@ -420,6 +420,7 @@ func (s *Server) checkEndpointRefs(dcs, vols []string) *reply {
 	return nil
 }
 
+// checkWorkers: simulator's choices (the document states neither rule).
 func checkWorkers(e *endpoint) *reply {
 	if e.wMin > e.wMax {
 		return badRequest("workers.min (%d) must be <= workers.max (%d)", e.wMin, e.wMax)
@@ -620,7 +621,7 @@ func (s *Server) createEndpoint(c *call) *reply {
 		return rep
 	}
 	if v, ok := getInt(body, "timeout"); ok {
-		if v < 1 {
+		if v < 1 { // simulator's choice: the schema sets no minimum
 			return badRequest("timeout must be a positive number of milliseconds")
 		}
 		e.timeout = v
@@ -768,7 +769,7 @@ func (s *Server) updateEndpoint(c *call) *reply {
 		return rep
 	}
 	if v, ok := getInt(body, "timeout"); ok {
-		if v < 1 {
+		if v < 1 { // simulator's choice: the schema sets no minimum
 			return badRequest("timeout must be a positive number of milliseconds")
 		}
 		e.timeout = v

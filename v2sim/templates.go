@@ -168,6 +168,8 @@ func (s *Server) createTemplate(c *call) *reply {
 		return rep
 	}
 	if t.serverless && t.persistent != nil {
+		// Simulator's choice: the document does not say; endpoints have no
+		// persistent mount a serverless template could seed.
 		return badRequest("mounts.persistent: serverless templates do not support a persistent mount")
 	}
 	t.seq, t.id = s.st.nextSeq(), s.newID(10)
