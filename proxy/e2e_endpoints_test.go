@@ -69,7 +69,11 @@ func mustJSON(t *testing.T, v any, want string) {
 }
 
 func TestE2EEndpointLifecycle(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2EEndpointLifecycle)
+}
+
+func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 
 	// A serverless template, made through v1.
 	m := e.mark()
@@ -146,24 +150,41 @@ func TestE2EEndpointLifecycle(t *testing.T) {
 		t.Errorf("flashboot %v", fb)
 	}
 
-	// The template is bound: it cannot be deleted.
-	m = e.mark()
-	d := e.v1("DELETE", "/v1/templates/"+tplID, "")
-	e.want(d, 400)
-	e.wantCalls(m, "DELETE /v2/templates/"+tplID)
-	if msg := d.message(t); !strings.Contains(msg, "bound to serverless endpoint") {
-		t.Errorf("in-use message %q", msg)
+	// When v2 binds your own template to the endpoint, it cannot be deleted
+	// (400 with v2's reason); when the endpoint has a bound template of its
+	// own, yours is only read and stays yours (checked after the delete).
+	if rd.callerBound() {
+		m = e.mark()
+		d := e.v1("DELETE", "/v1/templates/"+tplID, "")
+		e.want(d, 400)
+		e.wantCalls(m, "DELETE /v2/templates/"+tplID)
+		if msg := d.message(t); !strings.Contains(msg, "bound to serverless endpoint") {
+			t.Errorf("in-use message %q", msg)
+		}
 	}
 
-	// Delete: 204 with the H4 warning; the bound template is gone too.
+	// Delete: 204 with the H4 warning, which does not claim to know which
+	// template v2 deleted.
 	m = e.mark()
-	d = e.v1("DELETE", "/v1/endpoints/"+id, "")
+	d := e.v1("DELETE", "/v1/endpoints/"+id, "")
 	e.want(d, 204)
 	e.wantCalls(m, "DELETE /v2/serverless/"+id)
-	if w := warningsOf(d); !strings.Contains(w, "bound template") {
+	if w := warningsOf(d); !strings.Contains(w, "bound template") || !strings.Contains(w, "does not say whether") {
 		t.Errorf("delete warning %q", w)
 	}
-	e.want(e.v1("GET", "/v1/templates/"+tplID, ""), 404)
+	if rd.callerBound() {
+		// H4: your template was the bound one and is gone with the endpoint.
+		e.want(e.v1("GET", "/v1/templates/"+tplID, ""), 404)
+		e.want(e.v1("POST", "/v1/endpoints", `{"templateId":"`+tplID+`","gpuTypeIds":["NVIDIA L40S"]}`), 400)
+	} else {
+		// Your template survives: another endpoint can be made from it, and
+		// it can be deleted while that endpoint exists.
+		e.want(e.v1("GET", "/v1/templates/"+tplID, ""), 200)
+		again := e.v1("POST", "/v1/endpoints", `{"templateId":"`+tplID+`","gpuTypeIds":["NVIDIA L40S"]}`)
+		e.want(again, 200)
+		e.want(e.v1("DELETE", "/v1/templates/"+tplID, ""), 204)
+		e.want(e.v1("DELETE", "/v1/endpoints/"+again.json(t)["id"].(string), ""), 204)
+	}
 	e.want(e.v1("GET", "/v1/endpoints/"+id, ""), 404)
 	e.want(e.v1("DELETE", "/v1/endpoints/"+id, ""), 400)
 	e.want(e.v1("PATCH", "/v1/endpoints/"+id, `{"name":"x"}`), 400)
@@ -175,7 +196,11 @@ func TestE2EEndpointLifecycle(t *testing.T) {
 }
 
 func TestE2EEndpointVariants(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2EEndpointVariants)
+}
+
+func testE2EEndpointVariants(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 	// The public catalog's serverless template.
 	const public = "w9d2f6h4np"
 

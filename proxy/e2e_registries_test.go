@@ -8,7 +8,11 @@ import (
 // End to end: the four v1 container registry auth operations.
 
 func TestE2ERegistries(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2ERegistries)
+}
+
+func testE2ERegistries(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 	const password = "correct-horse-battery-staple"
 
 	r, calls := e.rsV1("POST", "/v1/containerregistryauth", `{"name":"hub","username":"runpod-user","password":"`+password+`"}`)
@@ -82,4 +86,38 @@ func TestE2ERegistries(t *testing.T) {
 	}
 	e.want(e.v1("GET", "/v1/containerregistryauth/"+id, ""), 404)
 	e.want(e.v1("DELETE", "/v1/containerregistryauth/"+id, ""), 400) // v1 documents 400 for an invalid id
+}
+
+// Deleting a credential that an endpoint uses (through the template it was
+// made from) leaves the endpoint updatable: v2's PATCH "changes only the
+// fields present", so a later rename must not fail on the deleted
+// credential. Under each reading of which template is bound.
+func TestE2ERegistryDeleteLeavesEndpointsUpdatable(t *testing.T) {
+	underEachReading(t, func(t *testing.T, rd simReading) {
+		e := newE2E(t, e2eOpts{sim: rd.apply})
+		reg := e.v1("POST", "/v1/containerregistryauth", `{"name":"hub","username":"u","password":"p"}`)
+		e.want(reg, 200)
+		regID := reg.json(t)["id"].(string)
+		tpl := e.v1("POST", "/v1/templates", `{"name":"w","imageName":"me/private:1","isServerless":true,"containerRegistryAuthId":"`+regID+`"}`)
+		e.want(tpl, 200)
+		ep := e.v1("POST", "/v1/endpoints", `{"templateId":"`+tpl.json(t)["id"].(string)+`","gpuTypeIds":["NVIDIA L40S"]}`)
+		e.want(ep, 200)
+		id := ep.json(t)["id"].(string)
+		if r := e.v2("GET", "/v2/serverless/"+id, "").json(t)["registry"]; r != regID {
+			t.Fatalf("endpoint registry %v, want %s", r, regID)
+		}
+
+		d := e.v1("DELETE", "/v1/containerregistryauth/"+regID, "")
+		e.want(d, 204)
+		if w := d.header.Get("X-Compat-Warning"); !strings.Contains(w, "template") {
+			t.Errorf("X-Compat-Warning %q", w)
+		}
+		u := e.v1("PATCH", "/v1/endpoints/"+id, `{"name":"renamed"}`)
+		e.want(u, 200)
+		if u.json(t)["name"] != "renamed" {
+			t.Errorf("updated %s", u.body)
+		}
+		e.want(e.v1("POST", "/v1/endpoints/"+id+"/update", `{"workersMax":4}`), 200)
+		e.want(e.v1("DELETE", "/v1/endpoints/"+id, ""), 204)
+	})
 }

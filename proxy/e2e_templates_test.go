@@ -10,7 +10,11 @@ import (
 // End to end: the six v1 template operations against the v2 simulator.
 
 func TestE2ETemplateLifecycle(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2ETemplateLifecycle)
+}
+
+func testE2ETemplateLifecycle(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 
 	// Create: v1 defaults sent explicitly; readme dropped with a warning.
 	m := e.mark()
@@ -76,20 +80,40 @@ func TestE2ETemplateLifecycle(t *testing.T) {
 		t.Errorf("pod template update warns: %q", w)
 	}
 
-	// In use by a pod: 400 with v2's reason.
+	// A pod made from the template. When v2 shows the pod's template, it is
+	// the pod's templateId and blocks the template's delete (400 with v2's
+	// reason); when v2 keeps no link ("`template` stays null"), the pod has
+	// no templateId after the create answer and nothing blocks the delete.
 	p := e.v1("POST", "/v1/pods", `{"templateId":"`+id+`","gpuTypeIds":["NVIDIA GeForce RTX 4090"]}`)
 	e.want(p, 201)
-	d := e.v1("DELETE", "/v1/templates/"+id, "")
-	e.want(d, 400)
-	if msg := d.message(t); !strings.Contains(msg, "referenced by pod") {
-		t.Errorf("in-use message %q", msg)
-	}
-	e.want(e.v1("DELETE", "/v1/pods/"+p.json(t)["id"].(string), ""), 204)
-
-	// Delete.
+	podID := p.json(t)["id"].(string)
+	g := e.v1("GET", "/v1/pods/"+podID, "")
+	e.want(g, 200)
 	m = e.mark()
-	e.want(e.v1("DELETE", "/v1/templates/"+id, ""), 204)
+	d := e.v1("DELETE", "/v1/templates/"+id, "")
 	e.wantCalls(m, "DELETE /v2/templates/"+id)
+	if rd.podTemplateShown() {
+		if g.json(t)["templateId"] != id {
+			t.Errorf("pod templateId %v, want %s (v2 shows it)", g.json(t)["templateId"], id)
+		}
+		e.want(d, 400)
+		if msg := d.message(t); !strings.Contains(msg, "referenced by pod") {
+			t.Errorf("in-use message %q", msg)
+		}
+		e.want(e.v1("DELETE", "/v1/pods/"+podID, ""), 204)
+		m = e.mark()
+		e.want(e.v1("DELETE", "/v1/templates/"+id, ""), 204)
+		e.wantCalls(m, "DELETE /v2/templates/"+id)
+	} else {
+		if tid, ok := g.json(t)["templateId"]; ok {
+			t.Errorf("pod templateId %v: v2 keeps no link, nothing should be invented", tid)
+		}
+		e.want(d, 204)
+		e.want(e.v1("GET", "/v1/pods/"+podID, ""), 200)
+		e.want(e.v1("DELETE", "/v1/pods/"+podID, ""), 204)
+	}
+
+	// Deleted.
 	e.want(e.v1("GET", "/v1/templates/"+id, ""), 404)
 	e.want(e.v1("DELETE", "/v1/templates/"+id, ""), 400)
 	e.want(e.v1("PATCH", "/v1/templates/"+id, `{"name":"x"}`), 400)
@@ -98,7 +122,11 @@ func TestE2ETemplateLifecycle(t *testing.T) {
 }
 
 func TestE2ETemplateVariants(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2ETemplateVariants)
+}
+
+func testE2ETemplateVariants(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 
 	// A serverless template: no default volume; edits warn that endpoints
 	// keep their settings.

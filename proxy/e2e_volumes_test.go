@@ -42,7 +42,11 @@ func (e *e2e) rsWantCalls(got []string, want ...string) {
 }
 
 func TestE2ENetworkVolumes(t *testing.T) {
-	e := newE2E(t, e2eOpts{})
+	underEachReading(t, testE2ENetworkVolumes)
+}
+
+func testE2ENetworkVolumes(t *testing.T, rd simReading) {
+	e := newE2E(t, e2eOpts{sim: rd.apply})
 
 	r, calls := e.rsV1("POST", "/v1/networkvolumes", `{"name":"data","size":50,"dataCenterId":"EU-RO-1"}`)
 	e.want(r, 200) // v1 documents 200 (v2 answers 201)
@@ -156,4 +160,38 @@ func TestE2ENetworkVolumeErrors(t *testing.T) {
 	if r := e.call(e.gw, "k-forbidden", "POST", "/v1/networkvolumes", `{"name":"d","size":10,"dataCenterId":"EU-RO-1"}`); r.status != 403 {
 		t.Errorf("forbidden key: %d %s", r.status, r.body)
 	}
+}
+
+// Deleting a network volume that an endpoint lists leaves the endpoint
+// updatable and no longer listing it; a pod with a network volume runs in
+// the volume's data center. Under each reading of dataCenterIds.
+func TestE2ENetworkVolumeDeleteLeavesEndpointsUpdatable(t *testing.T) {
+	underEachReading(t, func(t *testing.T, rd simReading) {
+		e := newE2E(t, e2eOpts{sim: rd.apply})
+		vol := e.v1("POST", "/v1/networkvolumes", `{"name":"data","size":10,"dataCenterId":"EU-RO-1"}`)
+		e.want(vol, 200)
+		volID := vol.json(t)["id"].(string)
+
+		p := e.v1("POST", "/v1/pods", `{"name":"p","imageName":"i","gpuTypeIds":["NVIDIA GeForce RTX 4090"],"networkVolumeId":"`+volID+`"}`)
+		e.want(p, 201)
+		g := e.v1("GET", "/v1/pods/"+p.json(t)["id"].(string)+"?includeMachine=true", "")
+		if mc, _ := g.json(t)["machine"].(map[string]any); mc["dataCenterId"] != "EU-RO-1" {
+			t.Errorf("pod with the volume in %v, want EU-RO-1", mc)
+		}
+		e.want(e.v1("DELETE", "/v1/pods/"+p.json(t)["id"].(string), ""), 204)
+
+		ep := e.v1("POST", "/v1/endpoints", `{"templateId":"w9d2f6h4np","name":"e","gpuTypeIds":["NVIDIA L40S"],"networkVolumeId":"`+volID+`"}`)
+		e.want(ep, 200)
+		id := ep.json(t)["id"].(string)
+		if ep.json(t)["networkVolumeId"] != volID {
+			t.Fatalf("created %s", ep.body)
+		}
+		e.want(e.v1("DELETE", "/v1/networkvolumes/"+volID, ""), 204)
+		u := e.v1("PATCH", "/v1/endpoints/"+id, `{"name":"renamed"}`)
+		e.want(u, 200)
+		if uj := u.json(t); uj["name"] != "renamed" || uj["networkVolumeId"] != nil {
+			t.Errorf("updated %s", u.body)
+		}
+		e.want(e.v1("DELETE", "/v1/endpoints/"+id, ""), 204)
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/v2sim"
 )
 
 // TestMain checks, across every test of the package, that each v2 call a
@@ -56,4 +57,42 @@ func TestMain(m *testing.M) {
 		code = 1
 	}
 	os.Exit(code)
+}
+
+// simReading is a set of the simulator's readings of the v2 document (see
+// v2sim.Options): where the document is ambiguous, the end-to-end tests of
+// templates, endpoints, registries and volumes run under each.
+type simReading struct {
+	name string
+	opts v2sim.Options
+}
+
+// apply sets the readings on the simulator's options (for e2eOpts.sim).
+func (r simReading) apply(o *v2sim.Options) {
+	o.EndpointTemplate, o.PodTemplate, o.DataCenters = r.opts.EndpointTemplate, r.opts.PodTemplate, r.opts.DataCenters
+}
+
+// callerBound: the caller's own template is an endpoint's bound template.
+func (r simReading) callerBound() bool {
+	return r.opts.EndpointTemplate == v2sim.EndpointTemplateCaller
+}
+
+// podTemplateShown: pods show (and are blocked by) their template.
+func (r simReading) podTemplateShown() bool { return r.opts.PodTemplate == v2sim.PodTemplateVisible }
+
+// strictDataCenters: dataCenterIds are a filter, not preferences.
+func (r simReading) strictDataCenters() bool { return r.opts.DataCenters == v2sim.DataCentersStrict }
+
+// simReadings: the default readings, and each other reading.
+var simReadings = []simReading{
+	{"copy,null,preferred", v2sim.Options{}}, // the defaults
+	{"caller,visible,strict", v2sim.Options{
+		EndpointTemplate: v2sim.EndpointTemplateCaller, PodTemplate: v2sim.PodTemplateVisible, DataCenters: v2sim.DataCentersStrict}},
+}
+
+// underEachReading runs test once per simReadings entry, as a subtest.
+func underEachReading(t *testing.T, test func(t *testing.T, r simReading)) {
+	for _, r := range simReadings {
+		t.Run(r.name, func(t *testing.T) { test(t, r) })
+	}
 }

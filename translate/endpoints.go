@@ -23,8 +23,9 @@ const (
 		"but a GPU type added to these pools later becomes eligible (and billable) without notice: v2 has no allow-list"
 	warnTemplateSnapshot = "templateId: v2 applied the template's container settings to the endpoint once; " +
 		"later edits of the template will not roll out to this endpoint (update the endpoint with templateId again)"
-	warnDeleteTemplate = "v2 also permanently deleted the endpoint's bound template (for an endpoint created from one of your templates, " +
-		"that template is gone and creating an endpoint from the same templateId will fail); queued and in-progress jobs were cancelled"
+	warnDeleteTemplate = "v2 also permanently deleted the endpoint's bound template; the v2 document does not say whether that is the template " +
+		"the endpoint was created from (if it is, that template is gone and creating an endpoint from the same templateId will fail); " +
+		"queued and in-progress jobs were cancelled"
 )
 
 // endpointID returns the v1 endpointId path parameter, or the 404 for an id

@@ -69,7 +69,7 @@ func (s *Server) closeAllUsage(family, id string, now time.Time) {
 // ---------------------------------------------------------------------------
 // windows and buckets
 
-const maxBillingBuckets = 10000
+const maxBillingBuckets = 10000 // simulator's choice: the document sets no maximum
 
 type billingWindow struct {
 	start, end time.Time

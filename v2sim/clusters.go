@@ -119,7 +119,8 @@ func (s *Server) sortedClusters() []*cluster {
 	return out
 }
 
-// defaultClusterImage is used when a create does not name an image.
+// defaultClusterImage is used when a create does not name an image
+// (simulator's choice: the document makes image optional and names none).
 func defaultClusterImage(typ string) string {
 	switch typ {
 	case "SLURM":
@@ -184,6 +185,7 @@ func (s *Server) createCluster(c *call) *reply {
 	if !g.secure || perPod > g.maxSecure {
 		return badRequest("compute.gpuCountPerPod: at most %d GPUs of type %q fit on one pod", g.maxSecure, gpuID)
 	}
+	// Simulator's choice: disk 50 (the document's example; it gives no default).
 	cc := containerCfg{disk: 50, ports: []string{}, env: map[string]string{}}
 	cc.applyBody(body)
 	if cc.image == "" {
@@ -201,14 +203,14 @@ func (s *Server) createCluster(c *call) *reply {
 	if vol != nil {
 		volDC = vol.dc
 	}
-	cands, rep := candidateDCs(prefs, volDC, false)
+	first, rest, rep := s.placementDCs(prefs, volDC, false)
 	if rep != nil {
 		return rep
 	}
 	q := gpuQuery{products: []string{"CLUSTER"}, count: perPod, cloud: "SECURE"}
-	dc := pickDC(cands, len(prefs) > 0, func(dc *dataCenter) string { l, _ := g.dcLevel(dc, q); return l })
+	dc := pickDC(first, rest, func(dc *dataCenter) string { l, _ := g.dcLevel(dc, q); return l })
 	if dc == nil {
-		return noCapacity(fmt.Sprintf("a cluster of %d pods x %d %s", count, perPod, gpuID), cands)
+		return noCapacity(fmt.Sprintf("a cluster of %d pods x %d %s", count, perPod, gpuID), first, rest)
 	}
 	jupyter, _ := getBool(body, "startJupyter")
 	ssh, _ := getBool(body, "startSsh")

@@ -72,6 +72,9 @@ func (s *Server) createVolume(c *call) *reply {
 	v.name, _ = getStr(body, "name")
 	v.size, _ = getInt(body, "size")
 	v.dc, _ = getStr(body, "dataCenter")
+	// Simulator's choice: the document does not say what an unknown data
+	// center, or one without network volumes, does here; the simulator
+	// answers 400 (a body that matches the contract but is refused).
 	dc := findDC(v.dc)
 	if dc == nil {
 		return badRequest("dataCenter: unknown data center %q (see GET /v2/catalog/datacenters)", v.dc)
@@ -118,6 +121,20 @@ func (s *Server) deleteVolume(c *call) *reply {
 	v := s.st.volumes[c.param("id")]
 	if v == nil {
 		return notFound("network volume", c.param("id"))
+	}
+	// Simulator's choice (the document says only "Permanently deletes a
+	// network volume and releases its storage"): endpoints no longer list it.
+	// A pod keeps its mounts.network entry: the mount kind is fixed at create
+	// and an empty network list is rejected, so the document leaves no way to
+	// show it detached.
+	for _, e := range s.st.endpoints {
+		kept := e.vols[:0:0]
+		for _, id := range e.vols {
+			if id != v.id {
+				kept = append(kept, id)
+			}
+		}
+		e.vols = kept
 	}
 	s.closeAllUsage("volume", v.id, c.now)
 	delete(s.st.volumes, v.id)

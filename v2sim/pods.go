@@ -49,7 +49,7 @@ type pod struct {
 	rank      int
 	role      string
 
-	templateID string // the template it was created from (not exposed: `template` stays null)
+	templateID string // `template`: set only under PodTemplateVisible (no hidden link)
 	sshUser    string
 	publicIP   string
 	portBase   int
@@ -78,8 +78,10 @@ func (p *pod) status(now time.Time) string {
 	return "RUNNING"
 }
 
-// actions lists the transitions valid in the pod's status (a locked pod
-// cannot be stopped).
+// actions lists the transitions valid in the pod's status. "Locked pods
+// cannot be stopped or reset": v2 has no reset action, and the simulator's
+// choice is that `restart` ("restart a RUNNING pod's container in place") and
+// `terminate` are not blocked; only `stop` is.
 func (p *pod) actions(now time.Time) []string {
 	var out []string
 	switch p.status(now) {
@@ -131,6 +133,10 @@ func (p *pod) hourlyRate() (gpu, cpu float64) {
 	return 0, 0
 }
 
+// cost is 0.0 when EXITED or TERMINATED (the document's words) and, the
+// simulator's choice, when ERROR: an errored pod holds no compute here
+// (SetPodError stops its compute billing, and `start` boots it like an
+// EXITED pod).
 func (p *pod) cost(now time.Time) float64 {
 	switch p.status(now) {
 	case "EXITED", "TERMINATED", "ERROR":
@@ -252,7 +258,7 @@ func (s *Server) renderPod(p *pod, now time.Time) podJSON {
 		ID: p.id, Name: p.name, Status: st, Actions: p.actions(now),
 		Image: p.container.image, Args: p.container.args, Disk: p.container.disk,
 		Mounts: p.mounts.render(), Ports: nonNilStrings(p.container.ports), Env: nonNilMap(p.container.env),
-		Registry: p.container.registryJSON(), Cloud: p.cloud, Template: nil,
+		Registry: p.container.registryJSON(), Cloud: p.cloud,
 		Cost: p.cost(now), Locked: p.locked, CreatedAt: ts(p.createdAt), StartedAt: tsPtr(p.startedAt(now)),
 	}
 	if p.gpu != nil {
@@ -260,6 +266,9 @@ func (s *Server) renderPod(p *pod, now time.Time) podJSON {
 	}
 	if p.cpu != nil {
 		out.CPU = &podCPUJSON{ID: p.cpu.id, VcpuCount: p.cpu.vcpu, Memory: p.cpu.memory}
+	}
+	if p.templateID != "" {
+		out.Template = strPtr(p.templateID)
 	}
 	if p.dc != "" {
 		out.DataCenterID = strPtr(p.dc)
@@ -471,6 +480,7 @@ func (s *Server) createPod(c *call) *reply {
 	}
 
 	// Container settings: defaults, then the template, then the body.
+	// Simulator's choice: disk 50 (the document's example; it gives no default).
 	cc := containerCfg{disk: 50, ports: []string{}, env: map[string]string{}}
 	startJupyter, startSSH := false, false
 	var tpl *template
@@ -548,14 +558,14 @@ func (s *Server) createPod(c *call) *reply {
 		if gn && gt.manufacturer != "NVIDIA" {
 			return badRequest("globalNetworking requires an NVIDIA GPU")
 		}
-		cands, rep := candidateDCs(prefs, volDC, gn)
+		first, rest, rep := s.placementDCs(prefs, volDC, gn)
 		if rep != nil {
 			return rep
 		}
 		q := gpuQuery{products: []string{"POD"}, count: g.count, cloud: cloud, cudaExact: g.allowedCuda, cudaMin: g.minCuda}
-		dc := pickDC(cands, len(prefs) > 0, func(dc *dataCenter) string { l, _ := gt.dcLevel(dc, q); return l })
+		dc := pickDC(first, rest, func(dc *dataCenter) string { l, _ := gt.dcLevel(dc, q); return l })
 		if dc == nil {
-			return noCapacity(fmt.Sprintf("%d x %s (%s)", g.count, g.id, cloud), cands)
+			return noCapacity(fmt.Sprintf("%d x %s (%s)", g.count, g.id, cloud), first, rest)
 		}
 		if av := gt.availableCuda(q); len(av) > 0 {
 			p.cuda = av[len(av)-1]
@@ -577,15 +587,17 @@ func (s *Server) createPod(c *call) *reply {
 			return badRequest("globalNetworking requires an NVIDIA GPU")
 		}
 		if cloud != "SECURE" {
+			// Simulator's choice: the document does not say; CpuType.price
+			// has only securePerVcpu, so a COMMUNITY CPU pod has no price.
 			return badRequest("cloud: CPU pods run on SECURE cloud only")
 		}
-		cands, rep := candidateDCs(prefs, volDC, false)
+		first, rest, rep := s.placementDCs(prefs, volDC, false)
 		if rep != nil {
 			return rep
 		}
-		dc := pickDC(cands, len(prefs) > 0, func(dc *dataCenter) string { l, _ := ct.dcLevel(dc, cp.vcpu); return l })
+		dc := pickDC(first, rest, func(dc *dataCenter) string { l, _ := ct.dcLevel(dc, cp.vcpu); return l })
 		if dc == nil {
-			return noCapacity(fmt.Sprintf("%s with %d vCPUs", cp.id, cp.vcpu), cands)
+			return noCapacity(fmt.Sprintf("%s with %d vCPUs", cp.id, cp.vcpu), first, rest)
 		}
 		cp.memory = ct.memoryFor(cp.vcpu)
 		p.dc = dc.id
@@ -596,7 +608,9 @@ func (s *Server) createPod(c *call) *reply {
 	shell.cloud, shell.mounts, shell.gnDesired, shell.gnActive = p.cloud, p.mounts, gn, gn
 	shell.container, shell.gpu, shell.cpu, shell.dc, shell.cuda = p.container, p.gpu, p.cpu, p.dc, p.cuda
 	shell.container.env = s.injectEnv(shell.container.env, startJupyter, startSSH)
-	if tpl != nil {
+	if tpl != nil && s.podTplShown {
+		// Reading PodTemplateVisible; under PodTemplateNull nothing links
+		// the pod to its template, visibly or not.
 		shell.templateID = tpl.id
 	}
 	s.st.pods[shell.id] = shell
@@ -627,7 +641,7 @@ func (s *Server) updatePod(c *call) *reply {
 	} else {
 		cc.applyBody(body)
 	}
-	if rep := s.checkContainer(cc); rep != nil {
+	if rep := s.checkContainerPatch(p.container, cc); rep != nil {
 		return rep
 	}
 	mt, rep := patchMounts(p.mounts, body)
@@ -717,7 +731,7 @@ func podLogEvents(p *pod, now time.Time) []logEvent {
 	var ev []logEvent
 	add := func(at time.Time, source, line string) {
 		if !at.After(now) {
-			ev = append(ev, logEvent{at: at, seq: len(ev) + 1, source: source, line: line})
+			ev = append(ev, logEvent{at: at, source: source, line: line})
 		}
 	}
 	add(p.createdAt, "system", "pod "+p.id+" created")

@@ -1,6 +1,7 @@
 package v2sim
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -202,7 +203,11 @@ func TestPodCreateRules(t *testing.T) {
 		{"vcpu beyond flavor", map[string]any{"name": "p", "image": "i", "cpu": map[string]any{"id": "cpu5m", "vcpuCount": 32}}, 400, "not valid for CPU flavor", nil},
 		{"unknown data center", gpu(map[string]any{"dataCenterIds": []string{"MARS-1"}}), 400, "unknown data center", nil},
 		{"sold out everywhere", gpu(map[string]any{"gpu": map[string]any{"id": "NVIDIA H200"}}), 400, "no capacity", nil},
-		{"not in preferred data center", gpu(map[string]any{"dataCenterIds": []string{"EU-CZ-1"}}), 400, "no capacity", nil},
+		{"not in preferred data center", gpu(map[string]any{"dataCenterIds": []string{"EU-CZ-1"}}), 201, "", func(t *testing.T, p map[string]any) {
+			if p["dataCenterId"] == "EU-CZ-1" || p["dataCenterId"] == nil {
+				t.Errorf("dataCenterId %v: EU-CZ-1 has no stock, another data center should be used", p["dataCenterId"])
+			}
+		}},
 		{"preferred data center", gpu(map[string]any{"dataCenterIds": []string{"AP-JP-1", "CA-MTL-1", "US-KS-2"}}), 201, "", func(t *testing.T, p map[string]any) {
 			if p["dataCenterId"] != "CA-MTL-1" {
 				t.Errorf("dataCenterId %v, want the first preferred one with stock", p["dataCenterId"])
@@ -245,7 +250,11 @@ func TestPodCreateRules(t *testing.T) {
 				t.Errorf("pod placed in %v, volume is in EU-RO-1", p["dataCenterId"])
 			}
 		}},
-		{"network volume outside preferred data centers", gpu(map[string]any{"dataCenterIds": []string{"US-KS-2"}, "mounts": map[string]any{"network": []any{map[string]any{"volumeId": vol, "path": "/data"}}}}), 400, "EU-RO-1", nil},
+		{"network volume outside preferred data centers", gpu(map[string]any{"dataCenterIds": []string{"US-KS-2"}, "mounts": map[string]any{"network": []any{map[string]any{"volumeId": vol, "path": "/data"}}}}), 201, "", func(t *testing.T, p map[string]any) {
+			if p["dataCenterId"] != "EU-RO-1" {
+				t.Errorf("pod placed in %v, volume is in EU-RO-1", p["dataCenterId"])
+			}
+		}},
 		{"unknown network volume", gpu(map[string]any{"mounts": map[string]any{"network": []any{map[string]any{"volumeId": "nope", "path": "/data"}}}}), 400, "not found", nil},
 		{"unknown registry", gpu(map[string]any{"registry": "nope"}), 400, "registry", nil},
 	}
@@ -458,7 +467,8 @@ func TestPodLogs(t *testing.T) {
 		t.Fatalf("%d events: %s", len(events), rec.Body.String())
 	}
 	first := strings.SplitN(events[0], "\n", 2)
-	if !strings.HasPrefix(first[0], "id: "+ts(t0)+"/000000000001") || !strings.HasPrefix(first[1], `data: {"line":`) || !strings.Contains(first[1], `"source":"system"`) {
+	// The document: "Log-event id values are the event ts timestamp".
+	if first[0] != "id: "+ts(t0) || !strings.Contains(first[1], `"ts":"`+ts(t0)+`"`) || !strings.HasPrefix(first[1], `data: {"line":`) || !strings.Contains(first[1], `"source":"system"`) {
 		t.Errorf("first event %q", events[0])
 	}
 	tail := strings.Split(strings.TrimSpace(do(t, s, "GET", "/v2/pods/"+id+"/logs?tail=2&source=container", nil).Body.String()), "\n\n")
@@ -473,6 +483,14 @@ func TestPodLogs(t *testing.T) {
 	if len(resumed) != 2 {
 		t.Errorf("resume after %s: %q", lastID, resumed)
 	}
+	for _, ev := range events {
+		id, data, _ := strings.Cut(ev, "\n")
+		var d map[string]string
+		if err := json.Unmarshal([]byte(strings.TrimPrefix(data, "data: ")), &d); err != nil || "id: "+d["ts"] != id {
+			t.Errorf("event id is not its ts: %q", ev)
+		}
+	}
+	expectProblem(t, do(t, s, "GET", "/v2/pods/"+id+"/logs", nil, "Last-Event-ID", ts(t0)+"/000000000001"), 422, "Last-Event-ID")
 	since := strings.Split(strings.TrimSpace(do(t, s, "GET", "/v2/pods/"+id+"/logs?tail=0&since="+ts(t0.Add(15*time.Second+9*time.Minute)), nil).Body.String()), "\n\n")
 	if len(since) != 2 {
 		t.Errorf("since: %q", since)

@@ -85,6 +85,8 @@ func (s *Server) createRegistry(c *call) *reply {
 	if rep != nil {
 		return rep
 	}
+	// The document does not say whether names are unique: the simulator
+	// accepts duplicates (its choice).
 	r := &registry{seq: s.st.nextSeq(), id: s.newID(10)}
 	r.name, _ = getStr(body, "name")
 	r.username, _ = getStr(body, "username")
@@ -106,6 +108,15 @@ func (s *Server) deleteRegistry(c *call) *reply {
 	for _, t := range s.st.templates {
 		if t.container.registry == r.id {
 			t.container.registry = ""
+		}
+	}
+	// Simulator's choice: endpoints lose the reference too, like templates
+	// (the document: templates "silently lose the reference"; an endpoint's
+	// container settings are its bound template's). The document does not
+	// say; keeping a dangling id would make every later PATCH fail.
+	for _, e := range s.st.endpoints {
+		if e.container.registry == r.id {
+			e.container.registry = ""
 		}
 	}
 	delete(s.st.registries, r.id)

@@ -34,6 +34,79 @@ type Options struct {
 	// serverless endpoint, a network volume, a registry credential, SSH keys).
 	// The vendor catalogs exist regardless.
 	Seed bool
+
+	// The readings of the v2 document where its words are ambiguous or
+	// contradict each other (see the package documentation, "Readings").
+	// The zero value of each is the default reading.
+
+	// EndpointTemplate: which template is an endpoint's bound template.
+	EndpointTemplate EndpointTemplate
+	// PodTemplate: whether a pod created from a template shows it.
+	PodTemplate PodTemplate
+	// DataCenters: whether dataCenterIds are preferences or a filter.
+	DataCenters DataCenters
+}
+
+// EndpointTemplate is a reading of "an endpoint's bound template".
+type EndpointTemplate string
+
+const (
+	// EndpointTemplateCopy (the default, also ""): every endpoint is bound to
+	// a template of its own, made at create from its resolved container
+	// settings. The template named by templateId is only read ("resolved at
+	// create time", "Later template edits do not affect the endpoint"): it
+	// stays deletable and survives the endpoint's deletion.
+	EndpointTemplateCopy EndpointTemplate = "copy"
+	// EndpointTemplateCaller: an owned template named by templateId becomes
+	// the endpoint's bound template: DELETE /v2/templates/{id} is refused
+	// while the endpoint exists, and deleting the endpoint deletes it.
+	// Endpoints created from a public template or without one get their own
+	// bound template as under EndpointTemplateCopy.
+	EndpointTemplateCaller EndpointTemplate = "caller"
+)
+
+// PodTemplate is a reading of a pod's link to the template it was created
+// from. Under both, what blocks DELETE /v2/templates/{id} is a pod whose
+// visible `template` field names the template, and nothing hidden.
+type PodTemplate string
+
+const (
+	// PodTemplateNull (the default, also ""): CreatePodRequest.templateId's
+	// words: "the created pod does not retain a link to the template
+	// (`template` stays null)". A pod therefore never blocks a template delete.
+	PodTemplateNull PodTemplate = "null"
+	// PodTemplateVisible: Pod.template's words, "ID of the template this pod
+	// was created from": the pod shows the id and blocks the template's
+	// delete while it exists.
+	PodTemplateVisible PodTemplate = "visible"
+)
+
+// DataCenters is a reading of dataCenterIds ("Preferred data centers for
+// placement") of pods and serverless endpoints.
+type DataCenters string
+
+const (
+	// DataCentersPreferred (the default, also ""): the document's word. The
+	// listed data centers are tried first, in order; when none of them can
+	// place the resource, the others are tried.
+	DataCentersPreferred DataCenters = "preferred"
+	// DataCentersStrict: the listed data centers are a hard filter; nothing
+	// is placed elsewhere (a pod create fails for capacity, endpoint workers
+	// stay THROTTLED).
+	DataCentersStrict DataCenters = "strict"
+)
+
+// Valid reports whether r is one of the readings (or "", the default).
+func (r EndpointTemplate) Valid() bool {
+	return r == "" || r == EndpointTemplateCopy || r == EndpointTemplateCaller
+}
+
+// Valid reports whether r is one of the readings (or "", the default).
+func (r PodTemplate) Valid() bool { return r == "" || r == PodTemplateNull || r == PodTemplateVisible }
+
+// Valid reports whether r is one of the readings (or "", the default).
+func (r DataCenters) Valid() bool {
+	return r == "" || r == DataCentersPreferred || r == DataCentersStrict
 }
 
 // Fault scripts a failure for tests. The next Times requests (0 means 1; -1
@@ -81,6 +154,10 @@ type Server struct {
 	rateLimit int
 	routes    []route
 
+	callerBound bool // Options.EndpointTemplate == EndpointTemplateCaller
+	podTplShown bool // Options.PodTemplate == PodTemplateVisible
+	strictDCs   bool // Options.DataCenters == DataCentersStrict
+
 	mu      sync.Mutex
 	rng     uint64
 	st      *state
@@ -95,8 +172,13 @@ type rlWindow struct {
 	count int
 }
 
-// New builds a simulator.
+// New builds a simulator. It panics on a reading that is not one of the
+// declared constants (a programming error; check Valid first for user input).
 func New(opts Options) *Server {
+	if !opts.EndpointTemplate.Valid() || !opts.PodTemplate.Valid() || !opts.DataCenters.Valid() {
+		panic(fmt.Sprintf("v2sim: unknown reading (EndpointTemplate %q, PodTemplate %q, DataCenters %q)",
+			opts.EndpointTemplate, opts.PodTemplate, opts.DataCenters))
+	}
 	s := &Server{
 		now:       opts.Now,
 		keys:      map[string]bool{},
@@ -104,6 +186,10 @@ func New(opts Options) *Server {
 		rateLimit: opts.RateLimitPerMinute,
 		rng:       0x5eed_0f_76_32_51_4d, // fixed seed: identifiers are reproducible
 		windows:   map[string]*rlWindow{},
+
+		callerBound: opts.EndpointTemplate == EndpointTemplateCaller,
+		podTplShown: opts.PodTemplate == PodTemplateVisible,
+		strictDCs:   opts.DataCenters == DataCentersStrict,
 	}
 	if s.now == nil {
 		s.now = time.Now

@@ -18,7 +18,7 @@ import (
 const (
 	workerInitDuration = 10 * time.Second
 	rollStep           = 10 * time.Second
-	maxWorkersQuota    = 100
+	maxWorkersQuota    = 100 // simulator's choice: the document names no quota
 )
 
 type epGPU struct {
@@ -67,7 +67,8 @@ type endpoint struct {
 	timeout    int
 	flashboot  string
 	createdAt  time.Time
-	templateID string // the bound template
+	templateID string // the bound template (see Options.EndpointTemplate)
+	strictDCs  bool   // Options.DataCenters == DataCentersStrict
 	releases   []*release
 	workers    []*worker
 }
@@ -260,34 +261,45 @@ func (e *endpoint) releaseImage(version int) string {
 	return e.container.image
 }
 
-// placement of workers: the first eligible GPU type with serverless stock.
+// placement of workers: the first eligible GPU type with serverless stock in
+// a listed data center; then (reading DataCentersPreferred, or no list) in
+// any other data center.
 func (e *endpoint) placement() (gpuType, dc string) {
-	dcs := e.dcs
-	if len(dcs) == 0 {
-		for _, d := range dataCenters {
-			dcs = append(dcs, d.id)
-		}
+	var groups [][]string
+	if len(e.dcs) > 0 {
+		groups = append(groups, e.dcs)
 	}
-	if e.gpu != nil {
-		q := gpuQuery{products: []string{"SERVERLESS"}, count: e.gpu.count, cloud: "SECURE"}
-		for _, id := range eligibleTypes(e.gpu.pools, e.gpu.excluded) {
-			g := findGPU(id)
-			for _, d := range dcs {
-				if dcObj := findDC(d); dcObj != nil {
-					if l, _ := g.dcLevel(dcObj, q); l != "NONE" {
-						return g.id, d
+	if len(e.dcs) == 0 || !e.strictDCs {
+		var rest []string
+		for _, d := range dataCenters {
+			if !contains(e.dcs, d.id) {
+				rest = append(rest, d.id)
+			}
+		}
+		groups = append(groups, rest)
+	}
+	for _, dcs := range groups {
+		if e.gpu != nil {
+			q := gpuQuery{products: []string{"SERVERLESS"}, count: e.gpu.count, cloud: "SECURE"}
+			for _, id := range eligibleTypes(e.gpu.pools, e.gpu.excluded) {
+				g := findGPU(id)
+				for _, d := range dcs {
+					if dcObj := findDC(d); dcObj != nil {
+						if l, _ := g.dcLevel(dcObj, q); l != "NONE" {
+							return g.id, d
+						}
 					}
 				}
 			}
+			continue
 		}
-		return "", ""
-	}
-	for _, c := range e.cpu {
-		ct := findCPU(c.id)
-		for _, d := range dcs {
-			if dcObj := findDC(d); dcObj != nil && ct != nil {
-				if l, _ := ct.dcLevel(dcObj, c.vcpu); l != "NONE" {
-					return "", d
+		for _, c := range e.cpu {
+			ct := findCPU(c.id)
+			for _, d := range dcs {
+				if dcObj := findDC(d); dcObj != nil && ct != nil {
+					if l, _ := ct.dcLevel(dcObj, c.vcpu); l != "NONE" {
+						return "", d
+					}
 				}
 			}
 		}
@@ -408,6 +420,7 @@ func (s *Server) checkEndpointRefs(dcs, vols []string) *reply {
 	return nil
 }
 
+// checkWorkers: simulator's choices (the document states neither rule).
 func checkWorkers(e *endpoint) *reply {
 	if e.wMin > e.wMax {
 		return badRequest("workers.min (%d) must be <= workers.max (%d)", e.wMin, e.wMax)
@@ -533,12 +546,14 @@ func (s *Server) createEndpoint(c *call) *reply {
 	if isGPU == isCPU {
 		return badRequest("exactly one of gpu or cpu must be set")
 	}
-	e := &endpoint{wMin: 0, wMax: 3, idle: 10, timeout: 300000, flashboot: "OFF", createdAt: c.now}
+	e := &endpoint{wMin: 0, wMax: 3, idle: 10, timeout: 300000, flashboot: "OFF", createdAt: c.now, strictDCs: s.strictDCs}
 	e.name, _ = getStr(body, "name")
 	e.typ, _ = getStr(body, "type")
 	e.scaling, _ = parseScaling(body)
 
-	cc := containerCfg{disk: 20, ports: []string{}, env: map[string]string{}}
+	// Simulator's choice: disk 50 when neither body nor template sets it
+	// (the document gives only a minimum of 1 and the example 50).
+	cc := containerCfg{disk: 50, ports: []string{}, env: map[string]string{}}
 	var tpl *template
 	if tid, ok := getStr(body, "templateId"); ok {
 		tpl, rep = s.findTemplateFor(tid, true)
@@ -606,7 +621,7 @@ func (s *Server) createEndpoint(c *call) *reply {
 		return rep
 	}
 	if v, ok := getInt(body, "timeout"); ok {
-		if v < 1 {
+		if v < 1 { // simulator's choice: the schema sets no minimum
 			return badRequest("timeout must be a positive number of milliseconds")
 		}
 		e.timeout = v
@@ -616,9 +631,16 @@ func (s *Server) createEndpoint(c *call) *reply {
 	}
 
 	e.seq, e.id = s.st.nextSeq(), s.newID(14)
-	if tpl != nil && tpl.owned {
+	if s.callerBound && tpl != nil && tpl.owned {
+		// Reading EndpointTemplateCaller: the caller's own template is bound.
 		e.templateID = tpl.id
 	} else {
+		// Reading EndpointTemplateCopy (and, under EndpointTemplateCaller, an
+		// endpoint without an owned template): the endpoint gets a bound
+		// template of its own. Simulator's choice: it is an owned template,
+		// so GET /v2/templates lists it ("all templates owned by the
+		// authenticated user"), and its name "<endpoint>__template__<id>" is
+		// invented (the document names none).
 		bound := &template{
 			seq: s.st.nextSeq(), id: s.newID(10), owned: true,
 			name:       fmt.Sprintf("%s__template__%s", e.name, e.id[:7]),
@@ -668,7 +690,7 @@ func (s *Server) updateEndpoint(c *call) *reply {
 	} else {
 		e.container.applyBody(body)
 	}
-	if rep := s.checkContainer(e.container); rep != nil {
+	if rep := s.checkContainerPatch(cur.container, e.container); rep != nil {
 		return rep
 	}
 	if v, ok := getStr(body, "name"); ok {
@@ -735,17 +757,19 @@ func (s *Server) updateEndpoint(c *call) *reply {
 	if rep := checkWorkers(&e); rep != nil {
 		return rep
 	}
+	// PATCH changes only the fields present: only those are checked.
+	var dcs, vols []string
 	if v, ok := getStrings(body, "dataCenterIds"); ok {
-		e.dcs = v
+		e.dcs, dcs = v, v
 	}
 	if v, ok := getStrings(body, "networkVolumes"); ok {
-		e.vols = v
+		e.vols, vols = v, v
 	}
-	if rep := s.checkEndpointRefs(e.dcs, e.vols); rep != nil {
+	if rep := s.checkEndpointRefs(dcs, vols); rep != nil {
 		return rep
 	}
 	if v, ok := getInt(body, "timeout"); ok {
-		if v < 1 {
+		if v < 1 { // simulator's choice: the schema sets no minimum
 			return badRequest("timeout must be a positive number of milliseconds")
 		}
 		e.timeout = v
@@ -851,7 +875,7 @@ func (s *Server) workerLogs(c *call) *reply {
 	var ev []logEvent
 	add := func(at time.Time, source, line string) {
 		if !at.After(c.now) {
-			ev = append(ev, logEvent{at: at, seq: len(ev) + 1, source: source, line: line})
+			ev = append(ev, logEvent{at: at, source: source, line: line})
 		}
 	}
 	_, dc := e.placement()

@@ -120,11 +120,12 @@ func TestEndpointCreateRules(t *testing.T) {
 	}
 }
 
-// TestEndpointBoundTemplate: an endpoint has a bound template (the one it was
-// created from when owned, else an auto-created one); deleting the endpoint
-// permanently removes that template and terminates its workers.
+// TestEndpointBoundTemplate: under the EndpointTemplateCaller reading an
+// endpoint's bound template is the one it was created from when owned, else
+// an auto-created one; deleting the endpoint permanently removes that
+// template and terminates its workers. (Both readings: readings_test.go.)
 func TestEndpointBoundTemplate(t *testing.T) {
-	s, _ := newTestServer(Options{})
+	s, _ := newTestServer(Options{EndpointTemplate: EndpointTemplateCaller})
 	templates := func() []map[string]any { return list(t, do(t, s, "GET", "/v2/templates", nil), "templates") }
 
 	t.Run("auto-created", func(t *testing.T) {

@@ -165,10 +165,21 @@ func (s *Server) checkContainer(cc containerCfg) *reply {
 	if cc.registry != "" && s.st.registries[cc.registry] == nil {
 		return badRequest("container registry credential %q not found", cc.registry)
 	}
-	if cc.disk > 100000 {
+	if cc.disk > 100000 { // simulator's choice: the document sets no maximum
 		return badRequest("disk %d GB exceeds the 100000 GB container disk limit", cc.disk)
 	}
 	return nil
+}
+
+// checkContainerPatch is checkContainer for a PATCH, which "changes only the
+// fields present": a registry credential the resource already had is not
+// checked again (it cannot be stale: deleting a credential clears it from
+// templates and endpoints and is refused while a pod uses it).
+func (s *Server) checkContainerPatch(prev, cc containerCfg) *reply {
+	if cc.registry == prev.registry {
+		cc.registry = ""
+	}
+	return s.checkContainer(cc)
 }
 
 // ---------------------------------------------------------------------------
@@ -289,7 +300,8 @@ func patchMounts(cur mounts, body map[string]any) (mounts, *reply) {
 // ---------------------------------------------------------------------------
 // placement
 
-// checkDataCenterIDs rejects unknown data centers.
+// checkDataCenterIDs rejects unknown data centers (simulator's choice: the
+// document does not say what an unknown preferred data center does).
 func checkDataCenterIDs(ids []string) *reply {
 	for i, id := range ids {
 		if findDC(id) == nil {
@@ -299,70 +311,72 @@ func checkDataCenterIDs(ids []string) *reply {
 	return nil
 }
 
-// candidateDCs returns the data centers to try, in preference order.
-func candidateDCs(prefs []string, volDC string, needGlobalNet bool) ([]*dataCenter, *reply) {
+// placementDCs returns the data centers a resource may be placed in: first
+// the listed ones (dataCenterIds, in the caller's order), then the others.
+// Under DataCentersStrict there are no others when a list is given. A
+// network volume's data center and global networking are hard constraints
+// on both (simulator's choice: a network volume lives in one data center,
+// so a pod mounting it runs there; the document does not say so).
+func (s *Server) placementDCs(prefs []string, volDC string, needGlobalNet bool) (first, rest []*dataCenter, rep *reply) {
 	if err := checkDataCenterIDs(prefs); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []*dataCenter
-	if len(prefs) == 0 {
-		out = append(out, dataCenters...)
-	} else {
-		for _, id := range prefs {
-			out = append(out, findDC(id))
+	for _, id := range prefs {
+		first = append(first, findDC(id))
+	}
+	for _, dc := range dataCenters {
+		if len(prefs) == 0 || (!s.strictDCs && !contains(prefs, dc.id)) {
+			rest = append(rest, dc)
 		}
+	}
+	keep := func(dcs []*dataCenter, ok func(*dataCenter) bool) []*dataCenter {
+		var out []*dataCenter
+		for _, dc := range dcs {
+			if ok(dc) {
+				out = append(out, dc)
+			}
+		}
+		return out
 	}
 	if volDC != "" {
-		var kept []*dataCenter
-		for _, dc := range out {
-			if dc.id == volDC {
-				kept = append(kept, dc)
-			}
+		first = keep(first, func(dc *dataCenter) bool { return dc.id == volDC })
+		rest = keep(rest, func(dc *dataCenter) bool { return dc.id == volDC })
+		if len(first)+len(rest) == 0 {
+			return nil, nil, badRequest("the network volume is in data center %s, which is not among dataCenterIds", volDC)
 		}
-		if len(kept) == 0 {
-			return nil, badRequest("the network volume is in data center %s, which is not among dataCenterIds", volDC)
-		}
-		out = kept
 	}
 	if needGlobalNet {
-		var kept []*dataCenter
-		for _, dc := range out {
-			if dc.globalNetwork {
-				kept = append(kept, dc)
-			}
+		first = keep(first, func(dc *dataCenter) bool { return dc.globalNetwork })
+		rest = keep(rest, func(dc *dataCenter) bool { return dc.globalNetwork })
+		if len(first)+len(rest) == 0 {
+			return nil, nil, badRequest("globalNetworking requires a data center with global networking (see GET /v2/catalog/datacenters?globalNetwork=true)")
 		}
-		if len(kept) == 0 {
-			return nil, badRequest("globalNetworking requires a data center with global networking (see GET /v2/catalog/datacenters?globalNetwork=true)")
-		}
-		out = kept
 	}
-	return out, nil
+	return first, rest, nil
 }
 
-// pickDC chooses, among candidates, the first preferred one with stock (or,
-// without preferences, the one with most stock).
-func pickDC(cands []*dataCenter, preferOrder bool, level func(dc *dataCenter) string) *dataCenter {
-	var best *dataCenter
-	bestLvl := 0
-	for _, dc := range cands {
-		l := levels[level(dc)]
-		if l == 0 {
-			continue
-		}
-		if preferOrder {
+// pickDC chooses the first listed data center with stock, else (reading
+// DataCentersPreferred, or no list) the one of the others with most stock.
+func pickDC(first, rest []*dataCenter, level func(dc *dataCenter) string) *dataCenter {
+	for _, dc := range first {
+		if levels[level(dc)] > 0 {
 			return dc
 		}
-		if l > bestLvl {
+	}
+	var best *dataCenter
+	bestLvl := 0
+	for _, dc := range rest {
+		if l := levels[level(dc)]; l > bestLvl {
 			best, bestLvl = dc, l
 		}
 	}
 	return best
 }
 
-func noCapacity(what string, cands []*dataCenter) *reply {
-	names := make([]string, len(cands))
-	for i, dc := range cands {
-		names[i] = dc.id
+func noCapacity(what string, first, rest []*dataCenter) *reply {
+	var names []string
+	for _, dc := range append(append([]*dataCenter{}, first...), rest...) {
+		names = append(names, dc.id)
 	}
 	where := "any data center"
 	if len(names) > 0 {
@@ -376,7 +390,6 @@ func noCapacity(what string, cands []*dataCenter) *reply {
 
 type logEvent struct {
 	at     time.Time
-	seq    int
 	source string
 	line   string
 }
@@ -412,15 +425,16 @@ func sseReply(c *call, events []logEvent) *reply {
 			since = &t
 		}
 	}
-	var lastID *logEvent
+	// The document: "Log-event id values are the event ts timestamp". Events
+	// of the same second share an id, so a reconnect resumes after that
+	// whole second (a consequence of the document's choice of id).
+	var lastID *time.Time
 	if h := c.r.Header.Get("Last-Event-ID"); h != "" {
-		tsPart, seqPart, _ := strings.Cut(h, "/")
-		t, err := time.Parse(time.RFC3339, tsPart)
+		t, err := time.Parse(time.RFC3339, h)
 		if err != nil {
-			errs = append(errs, "header.Last-Event-ID: must start with an RFC 3339 date-time")
+			errs = append(errs, "header.Last-Event-ID: must be an RFC 3339 date-time (the ts of an event)")
 		} else {
-			n, _ := strconv.Atoi(seqPart)
-			lastID = &logEvent{at: t, seq: n}
+			lastID = &t
 		}
 	}
 	if len(errs) > 0 {
@@ -433,8 +447,7 @@ func sseReply(c *call, events []logEvent) *reply {
 		}
 		switch {
 		case lastID != nil:
-			at := e.at.Truncate(time.Second)
-			if at.Before(lastID.at) || (at.Equal(lastID.at) && e.seq <= lastID.seq) {
+			if !e.at.Truncate(time.Second).After(*lastID) {
 				continue
 			}
 		case since != nil:
@@ -450,7 +463,7 @@ func sseReply(c *call, events []logEvent) *reply {
 	var b strings.Builder
 	for _, e := range sel {
 		data, _ := json.Marshal(map[string]string{"ts": ts(e.at), "source": e.source, "line": e.line})
-		fmt.Fprintf(&b, "id: %s/%012d\ndata: %s\n\n", ts(e.at), e.seq, data)
+		fmt.Fprintf(&b, "id: %s\ndata: %s\n\n", ts(e.at), data)
 	}
 	return &reply{
 		status: http.StatusOK,

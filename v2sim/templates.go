@@ -83,11 +83,13 @@ func publicTemplates() []*template {
 	}
 }
 
-// templateInUse names what blocks a template's deletion, if anything.
+// templateInUse names what blocks a template's deletion, if anything: a pod
+// whose visible `template` names it (only under PodTemplateVisible does a pod
+// show one), or a serverless endpoint it is bound to (see EndpointTemplate).
 func (s *Server) templateInUse(id string) string {
 	var pods []string
 	for _, p := range s.st.pods {
-		if p.templateID == id {
+		if p.templateID == id { // the pod's visible `template`
 			pods = append(pods, p.id)
 		}
 	}
@@ -156,6 +158,7 @@ func (s *Server) createTemplate(c *call) *reply {
 	if rep != nil {
 		return rep
 	}
+	// Simulator's choice: disk 50 (the document's example; it gives no default).
 	t := &template{
 		owned: true, category: "NVIDIA", startSSH: true, startJupyter: true, allowedCuda: []string{},
 		container: containerCfg{disk: 50, ports: []string{}, env: map[string]string{}},
@@ -165,6 +168,8 @@ func (s *Server) createTemplate(c *call) *reply {
 		return rep
 	}
 	if t.serverless && t.persistent != nil {
+		// Simulator's choice: the document does not say; endpoints have no
+		// persistent mount a serverless template could seed.
 		return badRequest("mounts.persistent: serverless templates do not support a persistent mount")
 	}
 	t.seq, t.id = s.st.nextSeq(), s.newID(10)
@@ -184,7 +189,7 @@ func (s *Server) updateTemplate(c *call) *reply {
 	t := *cur
 	t.container = cur.container.clone()
 	templateFromBody(&t, body)
-	if rep := s.checkContainer(t.container); rep != nil {
+	if rep := s.checkContainerPatch(cur.container, t.container); rep != nil {
 		return rep
 	}
 	if t.serverless && t.persistent != nil {

@@ -37,9 +37,11 @@ func TestTemplateDefaults(t *testing.T) {
 }
 
 // TestTemplateDelete covers the seed's template deletion rules: owner only,
-// public catalog → 404, in use by a pod or bound to an endpoint → rejected.
+// public catalog → 404, in use by a pod or bound to an endpoint → rejected
+// (under the readings where a pod shows its template and the caller's own
+// template is bound; both readings: readings_test.go).
 func TestTemplateDelete(t *testing.T) {
-	s, _ := newTestServer(Options{})
+	s, _ := newTestServer(Options{PodTemplate: PodTemplateVisible, EndpointTemplate: EndpointTemplateCaller})
 	for _, public := range []string{"30zmvf89kd", "c5t1m8r2yb", "h7j3n9s5ue"} { // official, verified, community
 		expectStatus(t, do(t, s, "GET", "/v2/templates/"+public, nil), 200)
 		expectProblem(t, do(t, s, "DELETE", "/v2/templates/"+public, nil), 404)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -88,7 +89,77 @@ func TestRunRejectsBadFlags(t *testing.T) {
 	if err := run(context.Background(), []string{"-rate-limit", "-1"}, &logs, nil); err == nil {
 		t.Error("negative rate limit accepted")
 	}
-	if err := run(context.Background(), []string{"-bogus"}, &logs, nil); err == nil {
-		t.Error("unknown flag accepted")
+	if err := run(context.Background(), []string{"-bogus"}, &logs, nil); err == nil || exitCode(err) != 2 {
+		t.Errorf("unknown flag: %v", err)
+	}
+	for _, args := range [][]string{
+		{"-endpoint-template", "mine"}, {"-endpoint-template", ""},
+		{"-pod-template", "hidden"}, {"-datacenters", "sometimes"},
+	} {
+		if err := run(context.Background(), args, &logs, nil); err == nil || !strings.Contains(err.Error(), args[0]) {
+			t.Errorf("%q: %v", args, err)
+		}
+	}
+}
+
+func TestHelpListsTheReadingsAndExitsZero(t *testing.T) {
+	var logs syncBuffer
+	err := run(context.Background(), []string{"-h"}, &logs, nil)
+	if exitCode(err) != 0 {
+		t.Errorf("-h: %v gives exit code %d", err, exitCode(err))
+	}
+	for _, want := range []string{"-endpoint-template", "copy", "caller", "-pod-template", "visible", "-datacenters", "preferred", "strict"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("usage lacks %q: %s", want, logs.String())
+		}
+	}
+}
+
+func TestTheReadingFlagsReachTheSimulator(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var logs syncBuffer
+	done := make(chan error, 1)
+	urls := make(chan string, 1)
+	go func() {
+		done <- run(ctx, []string{"-listen", "127.0.0.1:0", "-seed=false", "-pod-template", "visible", "-datacenters", "strict"}, &logs, func(u string) { urls <- u })
+	}()
+	var base string
+	select {
+	case base = <-urls:
+	case err := <-done:
+		t.Fatalf("run returned early: %v", err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("listener not ready")
+	}
+	post := func(path, body string) map[string]any {
+		t.Helper()
+		req, _ := http.NewRequest("POST", base+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer k")
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&m)
+		m["status code"] = resp.StatusCode
+		return m
+	}
+	tpl := post("/v2/templates", `{"name":"t","image":"i"}`)
+	pod := post("/v2/pods", `{"name":"p","templateId":"`+tpl["id"].(string)+`","gpu":{"id":"NVIDIA GeForce RTX 4090"}}`)
+	if pod["template"] != tpl["id"] {
+		t.Errorf("-pod-template visible: pod %v", pod)
+	}
+	if p := post("/v2/pods", `{"name":"q","image":"i","gpu":{"id":"NVIDIA GeForce RTX 4090"},"dataCenterIds":["EU-CZ-1"]}`); p["status code"] != 400 {
+		t.Errorf("-datacenters strict: %v", p)
+	}
+	if !strings.Contains(logs.String(), "pod-template=visible, datacenters=strict") {
+		t.Errorf("start line %q", logs.String())
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
 	}
 }
