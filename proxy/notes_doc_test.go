@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"flag"
 	"os"
 	"regexp"
 	"sort"
@@ -14,12 +15,14 @@ import (
 // section), generated from translate.NoteCodes so that the two cannot
 // drift: a new code fails this test until the list is regenerated with
 //
-//	V1GW_UPDATE_DOCS=1 go test ./proxy -run TestEveryNoteCode
+//	go test ./proxy -run TestEveryNoteCode -update-docs
 const (
-	noteCodesBegin = "<!-- note codes: generated from translate.NoteCodes; V1GW_UPDATE_DOCS=1 go test ./proxy -run TestEveryNoteCode regenerates it -->"
+	noteCodesBegin = "<!-- note codes: generated from translate.NoteCodes; go test ./proxy -run TestEveryNoteCode -update-docs regenerates it -->"
 	noteCodesEnd   = "<!-- end of note codes -->"
 	operatorGuide  = "../docs/operating.md"
 )
+
+var updateDocs = flag.Bool("update-docs", false, "rewrite the note codes list of docs/operating.md from translate.NoteCodes")
 
 var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
@@ -66,7 +69,7 @@ func TestEveryNoteCodeIsSnakeCaseDescribedAndListedInTheOperatorGuide(t *testing
 	if got == want {
 		return
 	}
-	if os.Getenv("V1GW_UPDATE_DOCS") == "1" {
+	if *updateDocs {
 		doc = doc[:begin] + want + doc[end+len(noteCodesEnd):]
 		if err := os.WriteFile(operatorGuide, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
@@ -79,5 +82,5 @@ func TestEveryNoteCodeIsSnakeCaseDescribedAndListedInTheOperatorGuide(t *testing
 			t.Errorf("%s does not list note code %s", operatorGuide, c)
 		}
 	}
-	t.Errorf("%s: the note codes list differs from translate.NoteCodes; regenerate it with\n\tV1GW_UPDATE_DOCS=1 go test ./proxy -run TestEveryNoteCode\nwant:\n%s", operatorGuide, want)
+	t.Errorf("%s: the note codes list differs from translate.NoteCodes; regenerate it with\n\tgo test ./proxy -run TestEveryNoteCode -update-docs\nwant:\n%s", operatorGuide, want)
 }
