@@ -355,6 +355,18 @@ func TestGraphQLQueryKeyBecomesABearerAndLeavesTheURL(t *testing.T) {
 			t.Errorf("the error names a key: %q", msg)
 		}
 	}
+	// Two Authorization headers stay ambiguous, whatever the query says.
+	req, _ := http.NewRequest("POST", e.srv.URL+"/graphql?api_key=sk-QUERY-4711", strings.NewReader(gqlGPUTypes))
+	req.Header.Add("Authorization", "Bearer sk-QUERY-4711")
+	req.Header.Add("Authorization", "Bearer sk-OTHER")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 400 {
+		t.Fatalf("two Authorization headers and api_key: status %d", resp.StatusCode)
+	}
+	gqlErrors(t, resp)
 	if e.rec.count() != n {
 		t.Fatal("an ambiguous key reached the upstream")
 	}
@@ -413,6 +425,27 @@ func TestGraphQLKeyNeverReachesLogsMetricsOrUsage(t *testing.T) {
 	for _, secret := range []string{"SECRET", "4711", "4712"} {
 		if strings.Contains(m, secret) || strings.Contains(string(rep), secret) {
 			t.Fatalf("a key appears in /metrics or /usage")
+		}
+	}
+}
+
+func TestSplitQueryKeyKeepsTheOtherParametersByteForByte(t *testing.T) {
+	for _, c := range []struct {
+		raw, rest string
+		keys      []string
+	}{
+		{"", "", nil},
+		{"query=%7Bx%7D&b=1", "query=%7Bx%7D&b=1", nil},
+		{"api_key=k1", "", []string{"k1"}},
+		{"a=%20&api_key=k%2B1&b=+", "a=%20&b=+", []string{"k+1"}},
+		{"api%5Fkey=k1&x", "x", []string{"k1"}},
+		{"api_key=&api_key=k2", "", []string{"", "k2"}},
+		{"api_keys=1&my_api_key=2", "api_keys=1&my_api_key=2", nil},
+		{"api_key=%zz", "", []string{"%zz"}},
+	} {
+		rest, keys := splitQueryKey(c.raw)
+		if rest != c.rest || strings.Join(keys, "|") != strings.Join(c.keys, "|") || (keys == nil) != (c.keys == nil) {
+			t.Errorf("splitQueryKey(%q) = %q, %q; want %q, %q", c.raw, rest, keys, c.rest, c.keys)
 		}
 	}
 }
