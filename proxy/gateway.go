@@ -1,10 +1,10 @@
 // Package proxy is the gateway's HTTP layer: the router for the 37 v1
-// operations and the /v2 and /graphql pass-throughs, the middleware chain (request id,
-// observability — server span, access log, metrics, usage record — v1
-// headers, body limit, bearer presence, rate limit), the upstream client
-// (one circuit breaker per upstream, GET-only retries, client spans, shared
-// by translated routes and the pass-through), and the admin port (/healthz,
-// /readyz, /metrics, /usage).
+// operations and the /v2 and /graphql pass-throughs, the middleware chain
+// (request id, observability — server span, access log, metrics, usage
+// record — v1 headers, body limit, bearer presence, rate limit), the
+// upstream client (one circuit breaker per upstream, GET-only retries,
+// client spans, shared by translated routes and the pass-throughs), and the
+// admin port (/healthz, /readyz, /metrics, /usage).
 package proxy
 
 import (
