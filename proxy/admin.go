@@ -19,7 +19,9 @@ import (
 //	          while the upstream circuit breaker is open, and while the
 //	          limiter's Redis is down with V1GW_LIMITER_FAIL=closed
 //	/metrics  Prometheus text format
-//	/usage    the migration report (JSON; ?format=csv)
+//	/usage    the migration report (JSON; ?format=csv: calls per key id and
+//	          operation; ?format=csv&view=notes: compatibility notes per key
+//	          id, operation and code)
 type Admin struct {
 	draining atomic.Bool
 	gw       *Gateway
@@ -98,17 +100,29 @@ func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rep := usage.BuildReport(es, a.gw.cfg.KeyNames, b.Store().Kind(), a.gw.now())
-	switch f := r.URL.Query().Get("format"); f {
+	q := r.URL.Query()
+	switch f := q.Get("format"); f {
 	case "", "json":
 		writeJSON(w, http.StatusOK, rep)
 	case "csv":
+		// The calls CSV keeps its columns (scripts read it); the notes
+		// have a CSV of their own.
+		write, name := rep.WriteCSV, "v1gateway-usage.csv"
+		switch q.Get("view") {
+		case "", "calls":
+		case "notes":
+			write, name = rep.WriteNotesCSV, "v1gateway-compat-notes.csv"
+		default:
+			writeJSON(w, http.StatusBadRequest, map[string]string{"message": "view must be calls or notes"})
+			return
+		}
 		var buf bytes.Buffer
-		if err := rep.WriteCSV(&buf); err != nil {
+		if err := write(&buf); err != nil {
 			writeJSON(w, http.StatusInternalServerError, map[string]string{"message": err.Error()})
 			return
 		}
 		w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-		w.Header().Set("Content-Disposition", `attachment; filename="v1gateway-usage.csv"`)
+		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		_, _ = w.Write(buf.Bytes())
 	default:
 		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "format must be json or csv"})

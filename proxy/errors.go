@@ -9,17 +9,23 @@ import (
 
 // surface tells which dialect an answer the gateway writes itself must speak:
 // v1 clients get {"message": ...}, /v2 pass-through clients get RFC 9457
-// problems, as v2 would answer them.
+// problems, as v2 would answer them, and /graphql clients a GraphQL
+// response with only errors ({"errors": [{"message": ...}]}), which GraphQL
+// clients read whatever the status.
 type surface int
 
 const (
 	surfaceV1 surface = iota
 	surfaceV2
+	surfaceGraphQL
 )
 
 func surfaceOf(r *http.Request) surface {
-	if strings.HasPrefix(r.URL.Path, "/v2/") || r.URL.Path == "/v2" {
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/v2/") || r.URL.Path == "/v2":
 		return surfaceV2
+	case r.URL.Path == graphQLPath:
+		return surfaceGraphQL
 	}
 	return surfaceV1
 }
@@ -31,14 +37,23 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 	h.Del("Content-Length")
 	h.Set("X-Content-Type-Options", "nosniff")
 	var body []byte
-	if surfaceOf(r) == surfaceV2 {
+	switch surfaceOf(r) {
+	case surfaceV2:
 		h.Set("Content-Type", "application/problem+json")
 		body, _ = json.Marshal(struct {
 			Title  string `json:"title"`
 			Status int    `json:"status"`
 			Detail string `json:"detail"`
 		}{http.StatusText(status), status, msg})
-	} else {
+	case surfaceGraphQL:
+		type gqlError struct {
+			Message string `json:"message"`
+		}
+		h.Set("Content-Type", "application/json")
+		body, _ = json.Marshal(struct {
+			Errors []gqlError `json:"errors"`
+		}{[]gqlError{{msg}}})
+	default:
 		h.Set("Content-Type", "application/json")
 		body, _ = json.Marshal(struct {
 			Message string `json:"message"`

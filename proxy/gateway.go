@@ -1,10 +1,10 @@
 // Package proxy is the gateway's HTTP layer: the router for the 37 v1
-// operations and the /v2 pass-through, the middleware chain (request id,
-// observability — server span, access log, metrics, usage record — v1
-// headers, body limit, bearer presence, rate limit), the upstream client
-// (one circuit breaker per upstream, GET-only retries, client spans, shared
-// by translated routes and the pass-through), and the admin port (/healthz,
-// /readyz, /metrics, /usage).
+// operations and the /v2 and /graphql pass-throughs, the middleware chain
+// (request id, observability — server span, access log, metrics, usage
+// record — v1 headers, body limit, bearer presence, rate limit), the
+// upstream client (one circuit breaker per upstream, GET-only retries,
+// client spans, shared by translated routes and the pass-throughs), and the
+// admin port (/healthz, /readyz, /metrics, /usage).
 package proxy
 
 import (
@@ -216,6 +216,9 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	}
 	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
 	m.PathPrefix("/v2/").Handler(g.v2)
+	// GraphQL: the same layers, to <upstream>/graphql (graphql.go).
+	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withAuth(g.withRateLimit(g.passThrough(rt)))))).
+		Methods(http.MethodGet, http.MethodPost)
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path))
 	})

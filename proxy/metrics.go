@@ -16,8 +16,9 @@ import (
 // Metric names (OpenTelemetry; /metrics shows them with dots turned into
 // underscores, "_total" on counters and the unit on histograms, e.g.
 // v1gw_requests_total, v1gw_request_duration_seconds). Labels are bounded:
-// operation names come from the operation table (plus "v2-passthrough" and
-// "unknown"), statuses are HTTP codes or a few words; never ids or key ids.
+// operation names come from the operation table (plus "v2-passthrough",
+// "graphql" and "unknown"), statuses are HTTP codes or a few words, note
+// codes come from translate.NoteCodes; never ids or key ids.
 const (
 	metricRequests          = "v1gw.requests"
 	metricRequestDuration   = "v1gw.request.duration"
@@ -36,11 +37,13 @@ const (
 	metricUsageFlushErrors  = "v1gw.usage.flush.errors"
 	metricUsagePending      = "v1gw.usage.pending"
 	metricUsageDropped      = "v1gw.usage.dropped"
+	metricCompatNotes       = "v1gw.compat.notes"
 )
 
 // Operation label values besides the table's names.
 const (
 	opPassThrough = usage.PassThrough // /v2/... pass-through
+	opGraphQL     = usage.GraphQL     // /graphql pass-through
 	opUnknown     = "unknown"         // no route (404, 405)
 )
 
@@ -54,6 +57,7 @@ type metrics struct {
 	upstreamDuration metric.Float64Histogram
 	upstreamRetries  metric.Int64Counter
 	limiterDecisions metric.Int64Counter
+	compatNotes      metric.Int64Counter
 }
 
 // statsLimiter is a limiter that reports counters (limiter.Redis).
@@ -87,6 +91,8 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	out.upstreamRetries, e = m.Int64Counter(metricUpstreamRetries, metric.WithDescription("Retries of idempotent v2 calls, by method and reason."))
 	must(e)
 	out.limiterDecisions, e = m.Int64Counter(metricLimiterDecisions, metric.WithDescription("Rate-limit decisions: allowed, limited, error (allowed, fail-open) or unavailable (rejected, fail-closed)."))
+	must(e)
+	out.compatNotes, e = m.Int64Counter(metricCompatNotes, metric.WithDescription("Compatibility notes given to v1 clients (warnings, lenient drops, emulations, refusals; P7a), by note code and v1 operation. Per key: /usage."))
 	must(e)
 	if err != nil {
 		return nil, err

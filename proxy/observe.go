@@ -14,13 +14,15 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // reqInfo is what the layers of one request learn about it, for its
 // access-log line, metrics, span and usage record. The handlers fill it in;
 // withObservability reads it once the answer is written.
 type reqInfo struct {
-	op        string // v1 operation name, "v2-passthrough" or "unknown"
+	op        string // v1 operation name, "v2-passthrough", "graphql" or "unknown"
 	keyID     string // after auth
 	requestID string // set by withRequestID
 	// sw is the request's statusWriter (allocated with reqInfo: one
@@ -35,6 +37,19 @@ type reqInfo struct {
 	limiter     string                          // allowed, limited, error, unavailable; "" when not asked
 	errMsg      string                          // the message of a 5xx v1 answer, for the access log
 	bodyErr     atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
+	// notes are the compatibility notes of the v1 answer (P7a): counted
+	// per key in /usage, by code in a metric, their codes in the log.
+	notes []translate.Note
+}
+
+// setNotes records the compatibility notes of the request's v1 answer.
+func (i *reqInfo) setNotes(notes []translate.Note) {
+	if i == nil || len(notes) == 0 {
+		return
+	}
+	i.mu.Lock()
+	i.notes = notes
+	i.mu.Unlock()
 }
 
 // setError records the message of a v1 error answer body for the access
@@ -196,6 +211,7 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			if info.keyID != "" && info.op != opUnknown && g.usage != nil {
 				g.usage.Record(info.keyID, info.op)
 			}
+			g.recordNotes(ctx, info)
 			if span != nil {
 				if span.IsRecording() {
 					span.SetName(info.op)
@@ -211,6 +227,21 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r)
 	})
+}
+
+// recordNotes counts the request's compatibility notes: per key id and
+// operation in the usage batcher (an in-process map update, flushed with
+// the call counts), and by code and operation in v1gw_compat_notes_total.
+func (g *Gateway) recordNotes(ctx context.Context, info *reqInfo) {
+	info.mu.Lock()
+	notes := info.notes
+	info.mu.Unlock()
+	for _, n := range notes {
+		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op))
+		if info.keyID != "" && g.usage != nil {
+			g.usage.RecordNote(info.keyID, info.op, n.Code, n.Message)
+		}
+	}
 }
 
 // startServerSpan continues the caller's trace context, if any, in a
@@ -243,7 +274,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		return
 	}
 	info.mu.Lock()
-	calls, statuses, upDur, lim, errMsg := info.calls, info.upStatuses, info.upDuration, info.limiter, info.errMsg
+	calls, statuses, upDur, lim, errMsg, notes := info.calls, info.upStatuses, info.upDuration, info.limiter, info.errMsg, info.notes
 	info.mu.Unlock()
 	ev = ev.Str("request_id", RequestID(r.Context())).
 		Str("method", r.Method).
@@ -274,6 +305,13 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 	}
 	if v := h.Get("X-Compat-Emulated"); v != "" {
 		ev = ev.Str("compat_emulated", v)
+	}
+	if len(notes) > 0 {
+		codes := make([]string, len(notes))
+		for i, n := range notes {
+			codes[i] = n.Code
+		}
+		ev = ev.Strs("compat_notes", codes)
 	}
 	if ua := r.UserAgent(); ua != "" {
 		if len(ua) > 200 {

@@ -146,6 +146,9 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		if res == nil {
 			res = translate.Fail(http.StatusInternalServerError, op.Name+": the gateway produced no answer")
 		}
+		// Every warning, lenient drop, emulation and refusal reaches the
+		// operator (P7a): withObservability counts them once answered.
+		infoFrom(r.Context()).setNotes(res.Notes)
 		if res.Status == http.StatusServiceUnavailable && res.RetryAfter == "" {
 			if oe := infoFrom(r.Context()).breakerOpenErr(); oe != nil {
 				res.RetryAfter = retryAfterHeader(oe.RetryAfterSeconds())

@@ -16,8 +16,10 @@ import (
 //
 //	<prefix>keys              set of every key id seen
 //	<prefix>{<key id>}        hash: <op>:count, <op>:first, <op>:last (unix ms)
+//	<prefix>notes:{<key id>}  hash: <op>|<code>:count, :first, :last, :msg
+//	                          (compatibility notes, Entry.Code set)
 //
-// The braces make each key id's hash one Redis Cluster hash slot.
+// The braces put both hashes of a key id in one Redis Cluster hash slot.
 const DefaultRedisPrefix = "v1gw:usage:"
 
 // addScript adds deltas to one key id's hash: for each (op, count, first,
@@ -36,6 +38,30 @@ for i = 1, #ARGV, 4 do
   local l = tonumber(redis.call('HGET', KEYS[1], op .. ':last'))
   if not l or last > l then
     redis.call('HSET', KEYS[1], op .. ':last', ARGV[i + 3])
+  end
+end
+return 1
+`)
+
+// noteScript is addScript for notes: quintuples (field, count, first, last,
+// message) where field is "<op>|<code>"; the message of the latest call
+// is kept.
+var noteScript = redis.NewScript(`
+for i = 1, #ARGV, 5 do
+  local f = ARGV[i]
+  redis.call('HINCRBY', KEYS[1], f .. ':count', ARGV[i + 1])
+  local first = tonumber(ARGV[i + 2])
+  local cf = tonumber(redis.call('HGET', KEYS[1], f .. ':first'))
+  if not cf or first < cf then
+    redis.call('HSET', KEYS[1], f .. ':first', ARGV[i + 2])
+  end
+  local last = tonumber(ARGV[i + 3])
+  local cl = tonumber(redis.call('HGET', KEYS[1], f .. ':last'))
+  if not cl or last >= cl then
+    redis.call('HSET', KEYS[1], f .. ':last', ARGV[i + 3])
+    if ARGV[i + 4] ~= '' then
+      redis.call('HSET', KEYS[1], f .. ':msg', ARGV[i + 4])
+    end
   end
 end
 return 1
@@ -64,6 +90,8 @@ func (s *RedisStore) setKey() string { return s.prefix + "keys" }
 
 func (s *RedisStore) hashKey(keyID string) string { return s.prefix + "{" + keyID + "}" }
 
+func (s *RedisStore) notesKey(keyID string) string { return s.prefix + "notes:{" + keyID + "}" }
+
 func unixMs(t time.Time) int64 { return t.UnixMilli() }
 
 // Add implements Store.
@@ -81,23 +109,34 @@ func (s *RedisStore) Add(ctx context.Context, deltas []Entry) ([]Entry, error) {
 	}
 	sort.Strings(keys)
 	type sent struct {
-		cmd *redis.Cmd
-		add *redis.IntCmd
-		es  []Entry
+		cmd, noteCmd *redis.Cmd
+		add          *redis.IntCmd
+		calls, notes []Entry
 	}
 	batch := make([]sent, 0, len(keys))
 	pipe := s.client.Pipeline()
 	for _, k := range keys {
-		es := byKey[k]
-		args := make([]any, 0, 4*len(es))
-		for _, e := range es {
+		var b sent
+		var args, noteArgs []any
+		for _, e := range byKey[k] {
+			if e.Code != "" {
+				b.notes = append(b.notes, e)
+				noteArgs = append(noteArgs, e.Op+"|"+e.Code, e.Count, unixMs(e.First), unixMs(e.Last), e.Message)
+				continue
+			}
+			b.calls = append(b.calls, e)
 			args = append(args, e.Op, e.Count, unixMs(e.First), unixMs(e.Last))
 		}
 		// EVAL rather than EVALSHA: a pipeline cannot fall back after
 		// NOSCRIPT, and Redis caches the script by its hash anyway.
-		cmd := addScript.Eval(ctx, pipe, []string{s.hashKey(k)}, args...)
-		add := pipe.SAdd(ctx, s.setKey(), k)
-		batch = append(batch, sent{cmd, add, es})
+		if len(args) > 0 {
+			b.cmd = addScript.Eval(ctx, pipe, []string{s.hashKey(k)}, args...)
+		}
+		if len(noteArgs) > 0 {
+			b.noteCmd = noteScript.Eval(ctx, pipe, []string{s.notesKey(k)}, noteArgs...)
+		}
+		b.add = pipe.SAdd(ctx, s.setKey(), k)
+		batch = append(batch, b)
 	}
 	_, err := pipe.Exec(ctx)
 	if err == nil {
@@ -105,26 +144,39 @@ func (s *RedisStore) Add(ctx context.Context, deltas []Entry) ([]Entry, error) {
 	}
 	var notApplied []Entry
 	var firstErr error
+	fail := func(e error) {
+		if firstErr == nil {
+			firstErr = e
+		}
+	}
 	for _, b := range batch {
-		if e := b.cmd.Err(); e != nil {
-			// Not applied, or not known to be: a script either runs whole
-			// or not at all; an unanswered one is retried (a lost reply
-			// may then count its calls twice, never lose them).
-			notApplied = append(notApplied, b.es...)
-			if firstErr == nil {
-				firstErr = e
+		// A script either runs whole or not at all; an unanswered one is
+		// retried (a lost reply may then count its calls twice, never
+		// lose them).
+		appliedAll := true
+		for _, part := range []struct {
+			cmd *redis.Cmd
+			es  []Entry
+		}{{b.cmd, b.calls}, {b.noteCmd, b.notes}} {
+			if part.cmd == nil {
+				continue
 			}
+			if e := part.cmd.Err(); e != nil {
+				notApplied = append(notApplied, part.es...)
+				fail(e)
+				appliedAll = false
+			}
+		}
+		if !appliedAll {
 			continue
 		}
 		if e := b.add.Err(); e != nil {
 			// The counts are in; only the key id's membership in the set
 			// is missing. Retry it with a zero delta.
-			for _, x := range b.es {
-				notApplied = append(notApplied, Entry{KeyID: x.KeyID, Op: x.Op, First: x.First, Last: x.Last})
+			for _, x := range append(b.calls, b.notes...) {
+				notApplied = append(notApplied, Entry{KeyID: x.KeyID, Op: x.Op, Code: x.Code, First: x.First, Last: x.Last})
 			}
-			if firstErr == nil {
-				firstErr = e
-			}
+			fail(e)
 		}
 	}
 	if firstErr == nil {
@@ -142,8 +194,10 @@ func (s *RedisStore) Entries(ctx context.Context) ([]Entry, error) {
 	sort.Strings(ids)
 	pipe := s.client.Pipeline()
 	cmds := make([]*redis.MapStringStringCmd, len(ids))
+	notes := make([]*redis.MapStringStringCmd, len(ids))
 	for i, id := range ids {
 		cmds[i] = pipe.HGetAll(ctx, s.hashKey(id))
+		notes[i] = pipe.HGetAll(ctx, s.notesKey(id))
 	}
 	if len(ids) > 0 {
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
@@ -152,19 +206,25 @@ func (s *RedisStore) Entries(ctx context.Context) ([]Entry, error) {
 	}
 	var out []Entry
 	for i, id := range ids {
-		out = append(out, parseHash(id, cmds[i].Val())...)
+		out = append(out, parseHash(id, cmds[i].Val(), false)...)
+		out = append(out, parseHash(id, notes[i].Val(), true)...)
 	}
 	return out, nil
 }
 
-// parseHash turns one key id's hash into entries, sorted by operation.
-func parseHash(keyID string, h map[string]string) []Entry {
+// parseHash turns one key id's hash into entries, sorted by operation (and
+// code). notes: the hash is the notes hash, whose fields are "<op>|<code>".
+func parseHash(keyID string, h map[string]string, notes bool) []Entry {
 	byOp := map[string]*Entry{}
-	get := func(op string) *Entry {
-		e, ok := byOp[op]
+	get := func(field string) *Entry {
+		e, ok := byOp[field]
 		if !ok {
-			e = &Entry{KeyID: keyID, Op: op}
-			byOp[op] = e
+			e = &Entry{KeyID: keyID, Op: field}
+			if notes {
+				j := strings.LastIndexByte(field, '|')
+				e.Op, e.Code = field[:j], field[j+1:]
+			}
+			byOp[field] = e
 		}
 		return e
 	}
@@ -174,6 +234,15 @@ func parseHash(keyID string, h map[string]string) []Entry {
 			continue
 		}
 		op, what := field[:i], field[i+1:]
+		if notes && strings.LastIndexByte(op, '|') <= 0 {
+			continue
+		}
+		if what == "msg" {
+			if notes {
+				get(op).Message = val
+			}
+			continue
+		}
 		n, err := strconv.ParseInt(val, 10, 64)
 		if err != nil {
 			continue
@@ -193,6 +262,11 @@ func parseHash(keyID string, h map[string]string) []Entry {
 			out = append(out, *e)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Op < out[j].Op })
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Op != out[j].Op {
+			return out[i].Op < out[j].Op
+		}
+		return out[i].Code < out[j].Code
+	})
 	return out
 }

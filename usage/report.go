@@ -33,9 +33,36 @@ type Summary struct {
 	LastV1Call           *time.Time `json:"last_v1_call"`
 	TotalV2PassThrough   int64      `json:"total_v2_passthrough_calls"`
 	KeysV2PassThrough7d  int        `json:"keys_using_v2_passthrough_last_7d"`
+	TotalGraphQL         int64      `json:"total_graphql_calls"`
+	KeysGraphQL7d        int        `json:"keys_using_graphql_last_7d"`
 	Operations           []OpTotal  `json:"operations"`
 	V1OperationsLast7d   int        `json:"v1_operations_called_last_7d"`
 	V1OperationsEver     int        `json:"v1_operations_ever_called"`
+	// Notes are the compatibility notes given (warnings, lenient drops,
+	// emulations, refusals; P7a), one per code, most recent first.
+	Notes []NoteTotal `json:"compat_notes"`
+	// KeysWithNotes7d counts the key ids given a note in the last 7 days:
+	// clients that depend on lossy or emulated behaviour.
+	KeysWithNotes7d int `json:"keys_with_compat_notes_last_7d"`
+}
+
+// NoteTotal is one note code's count across every key and operation.
+type NoteTotal struct {
+	Code     string    `json:"code"`
+	Count    int64     `json:"count"`
+	Keys     int       `json:"keys"`
+	LastSeen time.Time `json:"last_seen"`
+}
+
+// NoteUsage is how often one key id was given one kind of note in one v1
+// operation, with the latest message.
+type NoteUsage struct {
+	Operation   string    `json:"operation"`
+	Code        string    `json:"code"`
+	Count       int64     `json:"count"`
+	FirstSeen   time.Time `json:"first_seen"`
+	LastSeen    time.Time `json:"last_seen"`
+	LastMessage string    `json:"last_message"`
 }
 
 // OpTotal is one v1 operation's usage across every key.
@@ -57,6 +84,11 @@ type KeyUsage struct {
 	Operations []OpUsage `json:"operations"`
 	// V2PassThrough counts the key's /v2 calls through the gateway.
 	V2PassThrough *OpUsage `json:"v2_passthrough,omitempty"`
+	// GraphQL counts the key's /graphql calls through the gateway.
+	GraphQL *OpUsage `json:"graphql,omitempty"`
+	// Notes are the compatibility notes the key was given, per operation
+	// and code, most recent first.
+	Notes []NoteUsage `json:"compat_notes"`
 }
 
 // OpUsage is one operation's usage by one key id.
@@ -80,8 +112,11 @@ type NamedKey struct {
 func BuildReport(entries []Entry, names map[string]string, store string, now time.Time) *Report {
 	r := &Report{GeneratedAt: now.UTC(), Store: store, Keys: []KeyUsage{}, NamedKeysWithoutCalls: []NamedKey{}}
 	r.Summary.Operations = []OpTotal{}
+	r.Summary.Notes = []NoteTotal{}
 	byKey := map[string]*KeyUsage{}
 	opTotals := map[string]*OpTotal{}
+	noteTotals := map[string]*NoteTotal{}
+	noteKeys7d := map[string]bool{}
 	day, week := now.Add(-24*time.Hour), now.Add(-7*24*time.Hour)
 	for _, e := range entries {
 		if e.Count <= 0 || e.KeyID == "" {
@@ -89,17 +124,35 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 		}
 		k, ok := byKey[e.KeyID]
 		if !ok {
-			k = &KeyUsage{KeyID: e.KeyID, Name: names[e.KeyID], Operations: []OpUsage{}}
+			k = &KeyUsage{KeyID: e.KeyID, Name: names[e.KeyID], Operations: []OpUsage{}, Notes: []NoteUsage{}}
 			byKey[e.KeyID] = k
 		}
-		u := OpUsage{Operation: e.Op, Count: e.Count, FirstSeen: e.First.UTC(), LastSeen: e.Last.UTC()}
-		if e.Op == PassThrough {
-			if k.V2PassThrough == nil {
-				k.V2PassThrough = &u
-			} else {
-				k.V2PassThrough.Count += u.Count
+		if e.Code != "" {
+			k.Notes = append(k.Notes, NoteUsage{Operation: e.Op, Code: e.Code, Count: e.Count,
+				FirstSeen: e.First.UTC(), LastSeen: e.Last.UTC(), LastMessage: e.Message})
+			t, ok := noteTotals[e.Code]
+			if !ok {
+				t = &NoteTotal{Code: e.Code}
+				noteTotals[e.Code] = t
 			}
+			t.Count += e.Count
+			if e.Last.After(t.LastSeen) {
+				t.LastSeen = e.Last.UTC()
+			}
+			if e.Last.After(week) {
+				noteKeys7d[e.KeyID] = true
+			}
+			continue
+		}
+		u := OpUsage{Operation: e.Op, Count: e.Count, FirstSeen: e.First.UTC(), LastSeen: e.Last.UTC()}
+		switch e.Op {
+		case PassThrough:
+			k.V2PassThrough = mergeOpUsage(k.V2PassThrough, u)
 			r.Summary.TotalV2PassThrough += e.Count
+			continue
+		case GraphQL:
+			k.GraphQL = mergeOpUsage(k.GraphQL, u)
+			r.Summary.TotalGraphQL += e.Count
 			continue
 		}
 		k.Operations = append(k.Operations, u)
@@ -148,6 +201,26 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 		if k.V2PassThrough != nil && k.V2PassThrough.LastSeen.After(week) {
 			r.Summary.KeysV2PassThrough7d++
 		}
+		if k.GraphQL != nil && k.GraphQL.LastSeen.After(week) {
+			r.Summary.KeysGraphQL7d++
+		}
+		keysOfCode := map[string]bool{}
+		for _, n := range k.Notes {
+			if !keysOfCode[n.Code] {
+				keysOfCode[n.Code] = true
+				noteTotals[n.Code].Keys++
+			}
+		}
+		sort.Slice(k.Notes, func(i, j int) bool {
+			a, b := k.Notes[i], k.Notes[j]
+			if !a.LastSeen.Equal(b.LastSeen) {
+				return a.LastSeen.After(b.LastSeen)
+			}
+			if a.Operation != b.Operation {
+				return a.Operation < b.Operation
+			}
+			return a.Code < b.Code
+		})
 		r.Keys = append(r.Keys, *k)
 	}
 	sort.Slice(r.Keys, func(i, j int) bool {
@@ -159,7 +232,7 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 			return a.LastSeen.After(*b.LastSeen)
 		}
 		if a.LastSeen == nil {
-			la, lb := a.V2PassThrough.LastSeen, b.V2PassThrough.LastSeen
+			la, lb := a.lastOther(), b.lastOther()
 			if !la.Equal(lb) {
 				return la.After(lb)
 			}
@@ -173,6 +246,17 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 		}
 	}
 	r.Summary.V1OperationsEver = len(opTotals)
+	for _, t := range noteTotals {
+		r.Summary.Notes = append(r.Summary.Notes, *t)
+	}
+	sort.Slice(r.Summary.Notes, func(i, j int) bool {
+		a, b := r.Summary.Notes[i], r.Summary.Notes[j]
+		if !a.LastSeen.Equal(b.LastSeen) {
+			return a.LastSeen.After(b.LastSeen)
+		}
+		return a.Code < b.Code
+	})
+	r.Summary.KeysWithNotes7d = len(noteKeys7d)
 	sort.Slice(r.Summary.Operations, func(i, j int) bool {
 		a, b := r.Summary.Operations[i], r.Summary.Operations[j]
 		if !a.LastSeen.Equal(b.LastSeen) {
@@ -191,12 +275,39 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 	return r
 }
 
+// mergeOpUsage adds u to *p (nil: u itself).
+func mergeOpUsage(p *OpUsage, u OpUsage) *OpUsage {
+	if p == nil {
+		return &u
+	}
+	p.Count += u.Count
+	if u.FirstSeen.Before(p.FirstSeen) {
+		p.FirstSeen = u.FirstSeen
+	}
+	if u.LastSeen.After(p.LastSeen) {
+		p.LastSeen = u.LastSeen
+	}
+	return p
+}
+
+// lastOther is the last call of a key without v1 calls: its latest /v2 or
+// /graphql pass-through call (zero if it has none).
+func (k *KeyUsage) lastOther() time.Time {
+	var t time.Time
+	for _, u := range []*OpUsage{k.V2PassThrough, k.GraphQL} {
+		if u != nil && u.LastSeen.After(t) {
+			t = u.LastSeen
+		}
+	}
+	return t
+}
+
 // CSVHeader is the first row of WriteCSV.
 var CSVHeader = []string{"key_id", "name", "operation", "count", "first_seen", "last_seen"}
 
 // WriteCSV writes one row per key id and operation (the /v2 pass-through
-// as operation "v2-passthrough"), in the report's order, times in RFC 3339
-// UTC.
+// as operation "v2-passthrough", /graphql as "graphql"), in the report's
+// order, times in RFC 3339 UTC. Notes are in WriteNotesCSV.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(CSVHeader); err != nil {
@@ -212,8 +323,33 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				return err
 			}
 		}
-		if k.V2PassThrough != nil {
-			if err := row(k, *k.V2PassThrough); err != nil {
+		for _, u := range []*OpUsage{k.V2PassThrough, k.GraphQL} {
+			if u != nil {
+				if err := row(k, *u); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// NotesCSVHeader is the first row of WriteNotesCSV.
+var NotesCSVHeader = []string{"key_id", "name", "operation", "code", "count", "first_seen", "last_seen", "last_message"}
+
+// WriteNotesCSV writes one row per key id, operation and note code, in the
+// report's order (keys as in WriteCSV, each key's notes most recent first),
+// times in RFC 3339 UTC.
+func (r *Report) WriteNotesCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(NotesCSVHeader); err != nil {
+		return err
+	}
+	for _, k := range r.Keys {
+		for _, n := range k.Notes {
+			if err := cw.Write([]string{k.KeyID, csvSafe(k.Name), n.Operation, n.Code, strconv.FormatInt(n.Count, 10),
+				n.FirstSeen.UTC().Format(time.RFC3339), n.LastSeen.UTC().Format(time.RFC3339), csvSafe(n.LastMessage)}); err != nil {
 				return err
 			}
 		}

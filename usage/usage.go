@@ -9,6 +9,11 @@
 // single replica, RedisStore to merge every replica's counts into one
 // fleet-wide report. A failed write keeps the deltas for the next flush
 // (bounded by MaxPending) and never fails a request.
+//
+// The same counters hold the compatibility notes (P7a): how often each key
+// id met each kind of warning, lenient drop, emulation or refusal in each v1
+// operation, with the latest message (Batcher.RecordNote; an Entry with a
+// Code). They are batched and flushed with the call counts.
 package usage
 
 import (
@@ -17,6 +22,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // PassThrough is the operation name under which /v2 pass-through calls are
@@ -25,23 +31,43 @@ import (
 // URL before the gateway is switched off.
 const PassThrough = "v2-passthrough"
 
+// GraphQL is the operation name under which /graphql pass-through calls are
+// counted: apart from v1 and /v2, for the same reason (a client that still
+// sends GraphQL through the gateway needs the vendor's URL before the
+// gateway is switched off).
+const GraphQL = "graphql"
+
+// MaxNoteMessage bounds the length of a note's message kept in the store
+// (longer ones are cut): messages may echo field names a client sent.
+const MaxNoteMessage = 500
+
 // Recorder counts calls. Record must be cheap and never block on I/O: it is
 // called on the request path.
 type Recorder interface {
 	Record(keyID, op string)
 }
 
-// Entry is the usage of one operation by one key id.
+// Entry is the usage of one operation by one key id, or, when Code is set,
+// how often one kind of compatibility note was given to one key id in one
+// operation.
 type Entry struct {
 	KeyID string
 	Op    string
 	Count int64
 	First time.Time
 	Last  time.Time
+	// Code is "" for a call count, else a note code (translate.NoteCodes).
+	Code string
+	// Message is a note's latest message ("" for a call count).
+	Message string
 }
 
-// merge folds o (same key id and operation) into e.
+// merge folds o (same key id, operation and code) into e; the message of
+// the later one wins.
 func (e *Entry) merge(o Entry) {
+	if o.Message != "" && (e.Message == "" || !o.Last.Before(e.Last)) {
+		e.Message = o.Message
+	}
 	e.Count += o.Count
 	if e.First.IsZero() || (!o.First.IsZero() && o.First.Before(e.First)) {
 		e.First = o.First
@@ -86,13 +112,15 @@ type Options struct {
 
 // Stats are the Batcher's counters, for metrics.
 type Stats struct {
-	Pending     int    // distinct (key id, operation) pairs waiting for the next flush
+	Pending     int    // distinct (key id, operation[, note code]) counters waiting for the next flush
 	Flushes     uint64 // flushes that wrote something
 	FlushErrors uint64 // flushes that failed (their deltas were kept)
 	Dropped     uint64 // calls not counted because MaxPending was reached
 }
 
-type pairKey struct{ keyID, op string }
+type pairKey struct{ keyID, op, code string }
+
+func keyOf(e *Entry) pairKey { return pairKey{e.KeyID, e.Op, e.Code} }
 
 // Batcher implements Recorder: it counts in memory and flushes to a Store.
 type Batcher struct {
@@ -159,12 +187,28 @@ func (b *Batcher) Record(keyID, op string) {
 	if keyID == "" || op == "" {
 		return
 	}
+	b.record(pairKey{keyID, op, ""}, "")
+}
+
+// RecordNote counts one compatibility note of kind code given to keyID in
+// op, keeping msg as the latest message (cut to MaxNoteMessage bytes).
+// Like Record, it only updates the in-process map. Empty key ids,
+// operations or codes are ignored.
+func (b *Batcher) RecordNote(keyID, op, code, msg string) {
+	if keyID == "" || op == "" || code == "" {
+		return
+	}
+	b.record(pairKey{keyID, op, code}, truncateMessage(msg))
+}
+
+func (b *Batcher) record(k pairKey, msg string) {
 	now := b.now()
 	b.mu.Lock()
-	if e, ok := b.pending[pairKey{keyID, op}]; ok {
+	if e, ok := b.pending[k]; ok {
 		e.Count++
-		if now.After(e.Last) {
+		if !now.Before(e.Last) {
 			e.Last = now
+			e.Message = msg
 		}
 		if now.Before(e.First) {
 			e.First = now
@@ -177,8 +221,20 @@ func (b *Batcher) Record(keyID, op string) {
 		b.dropped.Add(1)
 		return
 	}
-	b.pending[pairKey{keyID, op}] = &Entry{KeyID: keyID, Op: op, Count: 1, First: now, Last: now}
+	b.pending[k] = &Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Message: msg, Count: 1, First: now, Last: now}
 	b.mu.Unlock()
+}
+
+// truncateMessage cuts s to MaxNoteMessage bytes, on a UTF-8 boundary.
+func truncateMessage(s string) string {
+	if len(s) <= MaxNoteMessage {
+		return s
+	}
+	i := MaxNoteMessage
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i]
 }
 
 // take removes and returns the pending deltas.
@@ -202,7 +258,7 @@ func (b *Batcher) putBack(es []Entry) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	for _, e := range es {
-		k := pairKey{e.KeyID, e.Op}
+		k := keyOf(&e)
 		if p, ok := b.pending[k]; ok {
 			p.merge(e)
 			continue
@@ -313,18 +369,18 @@ func (b *Batcher) Entries(ctx context.Context) ([]Entry, error) {
 	return es, nil
 }
 
-// mergeEntries merges b into a, by key id and operation.
+// mergeEntries merges b into a, by key id, operation and note code.
 func mergeEntries(a, b []Entry) []Entry {
 	idx := make(map[pairKey]int, len(a))
-	for i, e := range a {
-		idx[pairKey{e.KeyID, e.Op}] = i
+	for i := range a {
+		idx[keyOf(&a[i])] = i
 	}
 	for _, e := range b {
-		if i, ok := idx[pairKey{e.KeyID, e.Op}]; ok {
+		if i, ok := idx[keyOf(&e)]; ok {
 			a[i].merge(e)
 			continue
 		}
-		idx[pairKey{e.KeyID, e.Op}] = len(a)
+		idx[keyOf(&e)] = len(a)
 		a = append(a, e)
 	}
 	return a
@@ -347,7 +403,7 @@ func (m *MemoryStore) Add(_ context.Context, deltas []Entry) ([]Entry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, d := range deltas {
-		k := pairKey{d.KeyID, d.Op}
+		k := keyOf(&d)
 		if e, ok := m.entries[k]; ok {
 			e.merge(d)
 			continue
@@ -370,7 +426,10 @@ func (m *MemoryStore) Entries(context.Context) ([]Entry, error) {
 		if out[i].KeyID != out[j].KeyID {
 			return out[i].KeyID < out[j].KeyID
 		}
-		return out[i].Op < out[j].Op
+		if out[i].Op != out[j].Op {
+			return out[i].Op < out[j].Op
+		}
+		return out[i].Code < out[j].Code
 	})
 	return out, nil
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/alicebob/miniredis/v2"
 	"github.com/redis/go-redis/v9"
@@ -181,12 +182,12 @@ func TestCloseWithoutRun(t *testing.T) {
 func TestReport(t *testing.T) {
 	now := t0
 	es := []Entry{
-		{"old", "ListPods", 5, now.Add(-30 * 24 * time.Hour), now.Add(-10 * 24 * time.Hour)},
-		{"ci", "ListPods", 7, now.Add(-3 * 24 * time.Hour), now.Add(-time.Hour)},
-		{"ci", "CreatePod", 2, now.Add(-2 * 24 * time.Hour), now.Add(-2 * time.Hour)},
-		{"ci", PassThrough, 4, now.Add(-time.Hour), now.Add(-time.Minute)},
-		{"week", "GetPod", 1, now.Add(-3 * 24 * time.Hour), now.Add(-3 * 24 * time.Hour)},
-		{"v2only", PassThrough, 9, now.Add(-time.Hour), now.Add(-time.Minute)},
+		{"old", "ListPods", 5, now.Add(-30 * 24 * time.Hour), now.Add(-10 * 24 * time.Hour), "", ""},
+		{"ci", "ListPods", 7, now.Add(-3 * 24 * time.Hour), now.Add(-time.Hour), "", ""},
+		{"ci", "CreatePod", 2, now.Add(-2 * 24 * time.Hour), now.Add(-2 * time.Hour), "", ""},
+		{"ci", PassThrough, 4, now.Add(-time.Hour), now.Add(-time.Minute), "", ""},
+		{"week", "GetPod", 1, now.Add(-3 * 24 * time.Hour), now.Add(-3 * 24 * time.Hour), "", ""},
+		{"v2only", PassThrough, 9, now.Add(-time.Hour), now.Add(-time.Minute), "", ""},
 	}
 	names := map[string]string{"ci": "CI bot", "quiet": "nightly job"}
 	r := BuildReport(es, names, "memory", now)
@@ -234,9 +235,9 @@ func TestReport(t *testing.T) {
 
 func TestReportCSV(t *testing.T) {
 	es := []Entry{
-		{"ci", "ListPods", 7, t0.Add(-time.Hour), t0},
-		{"ci", PassThrough, 1, t0, t0},
-		{"x", "GetPod", 1, t0.Add(-time.Hour), t0.Add(-time.Hour)},
+		{"ci", "ListPods", 7, t0.Add(-time.Hour), t0, "", ""},
+		{"ci", PassThrough, 1, t0, t0, "", ""},
+		{"x", "GetPod", 1, t0.Add(-time.Hour), t0.Add(-time.Hour), "", ""},
 	}
 	r := BuildReport(es, map[string]string{"ci": "CI, \"main\"", "x": "=cmd()"}, "memory", t0)
 	var buf bytes.Buffer
@@ -350,6 +351,53 @@ func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
 		}
 	})
 
+	t.Run("notes are batched with the counts and merged across replicas, latest message kept", func(t *testing.T) {
+		prefix := randomPrefix(t)
+		client := newClient()
+		t.Cleanup(func() { deletePrefix(t, client, prefix) })
+		cc := &cmdCounter{}
+		client.AddHook(cc)
+		clkA, clkB := &clock{t: t0}, &clock{t: t0.Add(-time.Hour)}
+		a := New(Options{Store: NewRedisStore(client, prefix), Now: clkA.now})
+		b := New(Options{Store: NewRedisStore(newClient(), prefix), Now: clkB.now})
+		a.Record("k1", "CreatePod")
+		a.RecordNote("k1", "CreatePod", "lenient_dropped", "dropped: a")
+		b.Record("k1", "CreatePod")
+		b.RecordNote("k1", "CreatePod", "lenient_dropped", "dropped: b (earlier)")
+		a.Record("k1", "ResetPod")
+		a.RecordNote("k1", "ResetPod", "reset_refused", "reset: use restart")
+		if n := cc.n.Load(); n != 0 {
+			t.Fatalf("%d Redis commands on the request path", n)
+		}
+		if err := a.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		// One pipeline: one script for the counts, one for the notes, one SADD.
+		if n := cc.n.Load(); n != 3 {
+			t.Fatalf("flush sent %d commands, want 3", n)
+		}
+		if err := b.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		es, err := a.Entries(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := find(es, "k1", "CreatePod"); c.Count != 2 || c.Code != "" {
+			t.Fatalf("call count mixed with notes: %+v", es)
+		}
+		n, ok := findNote(es, "k1", "CreatePod", "lenient_dropped")
+		if !ok || n.Count != 2 || n.Message != "dropped: a" || !n.First.Equal(t0.Add(-time.Hour)) || !n.Last.Equal(t0) {
+			t.Fatalf("merged note %+v in %+v", n, es)
+		}
+		if n, ok := findNote(es, "k1", "ResetPod", "reset_refused"); !ok || n.Count != 1 {
+			t.Fatalf("entries %+v", es)
+		}
+		if len(es) != 4 {
+			t.Fatalf("entries %+v", es)
+		}
+	})
+
 	t.Run("two gateways, one merged report", func(t *testing.T) {
 		prefix := randomPrefix(t)
 		clkA, clkB := &clock{t: t0}, &clock{t: t0.Add(-time.Hour)}
@@ -389,6 +437,135 @@ func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
 			t.Fatalf("report %s", ja)
 		}
 	})
+}
+
+func findNote(es []Entry, key, op, code string) (Entry, bool) {
+	for _, e := range es {
+		if e.KeyID == key && e.Op == op && e.Code == code {
+			return e, true
+		}
+	}
+	return Entry{}, false
+}
+
+// deletePrefix removes a test's keys.
+func deletePrefix(t *testing.T, c redis.UniversalClient, prefix string) {
+	ctx := context.Background()
+	keys, err := c.Keys(ctx, prefix+"*").Result()
+	if err == nil && len(keys) > 0 {
+		for _, k := range keys {
+			c.Del(ctx, k)
+		}
+	}
+}
+
+func TestBatcherCountsNotesApartFromCallsKeepingTheLatestMessage(t *testing.T) {
+	clk := &clock{t: t0}
+	b := New(Options{Now: clk.now})
+	b.Record("k1", "CreatePod")
+	b.RecordNote("k1", "CreatePod", "unknown_fields_ignored", "first")
+	clk.add(time.Minute)
+	b.Record("k1", "CreatePod")
+	b.RecordNote("k1", "CreatePod", "unknown_fields_ignored", "second")
+	b.RecordNote("k1", "CreatePod", "", "no code: ignored")
+	b.RecordNote("", "CreatePod", "x", "no key: ignored")
+	b.RecordNote("k1", "UpdatePod", "lenient_dropped", strings.Repeat("é", MaxNoteMessage))
+	es, err := b.Entries(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(es) != 3 {
+		t.Fatalf("entries %+v", es)
+	}
+	if c, _ := find(es, "k1", "CreatePod"); c.Count != 2 || c.Code != "" {
+		t.Fatalf("call count %+v", es)
+	}
+	n, ok := findNote(es, "k1", "CreatePod", "unknown_fields_ignored")
+	if !ok || n.Count != 2 || n.Message != "second" || !n.First.Equal(t0) || !n.Last.Equal(t0.Add(time.Minute)) {
+		t.Fatalf("note %+v", n)
+	}
+	long, _ := findNote(es, "k1", "UpdatePod", "lenient_dropped")
+	if len(long.Message) > MaxNoteMessage || !utf8.ValidString(long.Message) || len(long.Message) < MaxNoteMessage-1 {
+		t.Fatalf("long message cut to %d bytes, valid %v", len(long.Message), utf8.ValidString(long.Message))
+	}
+	// A later flush merges into the store; an older message never replaces a newer one.
+	b.RecordNote("k1", "CreatePod", "unknown_fields_ignored", "third")
+	_ = b.Flush(context.Background())
+	es, _ = b.Store().Entries(context.Background())
+	if n, _ := findNote(es, "k1", "CreatePod", "unknown_fields_ignored"); n.Count != 3 || n.Message != "third" {
+		t.Fatalf("note after second flush %+v", n)
+	}
+}
+
+func TestReportNotesAndGraphQL(t *testing.T) {
+	now := t0
+	es := []Entry{
+		{KeyID: "ci", Op: "CreatePod", Count: 3, First: now.Add(-time.Hour), Last: now.Add(-time.Minute)},
+		{KeyID: "ci", Op: "CreatePod", Code: "lenient_dropped", Message: "dropped: dockerArgs", Count: 2, First: now.Add(-time.Hour), Last: now.Add(-time.Minute)},
+		{KeyID: "ci", Op: "ResetPod", Code: "reset_refused", Message: "use restart", Count: 1, First: now.Add(-2 * time.Hour), Last: now.Add(-2 * time.Hour)},
+		{KeyID: "ci", Op: GraphQL, Count: 5, First: now.Add(-3 * time.Hour), Last: now.Add(-time.Second)},
+		{KeyID: "old", Op: "UpdatePod", Code: "lenient_dropped", Message: "dropped: x", Count: 1, First: now.Add(-30 * 24 * time.Hour), Last: now.Add(-30 * 24 * time.Hour)},
+		{KeyID: "old", Op: "UpdatePod", Count: 1, First: now.Add(-30 * 24 * time.Hour), Last: now.Add(-30 * 24 * time.Hour)},
+		{KeyID: "gq", Op: GraphQL, Count: 2, First: now.Add(-8 * 24 * time.Hour), Last: now.Add(-8 * 24 * time.Hour)},
+		{KeyID: "gq", Op: PassThrough, Count: 1, First: now.Add(-time.Hour), Last: now.Add(-time.Hour)},
+	}
+	r := BuildReport(es, map[string]string{"ci": "=CI"}, "memory", now)
+	s := r.Summary
+	if s.TotalV1Calls != 4 || s.TotalGraphQL != 7 || s.KeysGraphQL7d != 1 || s.TotalV2PassThrough != 1 || s.KeysWithNotes7d != 1 {
+		t.Fatalf("summary %+v", s)
+	}
+	if len(s.Notes) != 2 || s.Notes[0].Code != "lenient_dropped" || s.Notes[0].Count != 3 || s.Notes[0].Keys != 2 ||
+		s.Notes[1].Code != "reset_refused" || s.Notes[1].Keys != 1 {
+		t.Fatalf("note totals %+v", s.Notes)
+	}
+	var order []string
+	for _, k := range r.Keys {
+		order = append(order, k.KeyID)
+	}
+	if got := strings.Join(order, ","); got != "ci,old,gq" {
+		t.Fatalf("key order %s", got)
+	}
+	ci := r.Keys[0]
+	if ci.V1Calls != 3 || ci.GraphQL == nil || ci.GraphQL.Count != 5 || len(ci.Notes) != 2 ||
+		ci.Notes[0].Code != "lenient_dropped" || ci.Notes[0].LastMessage != "dropped: dockerArgs" || ci.Notes[0].Operation != "CreatePod" {
+		t.Fatalf("ci %+v", ci)
+	}
+	b, _ := json.Marshal(r)
+	for _, f := range []string{`"total_graphql_calls":7`, `"keys_using_graphql_last_7d":1`, `"graphql":{"operation":"graphql","count":5`,
+		`"compat_notes":[{"operation":"CreatePod","code":"lenient_dropped","count":2`, `"last_message":"dropped: dockerArgs"`,
+		`"keys_with_compat_notes_last_7d":1`, `"compat_notes":[{"code":"lenient_dropped","count":3,"keys":2`} {
+		if !bytes.Contains(b, []byte(f)) {
+			t.Errorf("JSON lacks %s: %s", f, b)
+		}
+	}
+	// The calls CSV keeps its columns, with a graphql row; notes have their own.
+	var buf bytes.Buffer
+	if err := r.WriteCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := csv.NewReader(&buf).ReadAll()
+	if strings.Join(rows[0], ",") != strings.Join(CSVHeader, ",") || strings.Join(rows[2], ",") != "ci,'=CI,graphql,5,2026-11-22T09:00:00Z,2026-11-22T11:59:59Z" {
+		t.Fatalf("calls CSV %q", rows)
+	}
+	buf.Reset()
+	if err := r.WriteNotesCSV(&buf); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ = csv.NewReader(&buf).ReadAll()
+	want := [][]string{
+		NotesCSVHeader,
+		{"ci", "'=CI", "CreatePod", "lenient_dropped", "2", "2026-11-22T11:00:00Z", "2026-11-22T11:59:00Z", "dropped: dockerArgs"},
+		{"ci", "'=CI", "ResetPod", "reset_refused", "1", "2026-11-22T10:00:00Z", "2026-11-22T10:00:00Z", "use restart"},
+		{"old", "", "UpdatePod", "lenient_dropped", "1", "2026-10-23T12:00:00Z", "2026-10-23T12:00:00Z", "dropped: x"},
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("notes CSV %q", rows)
+	}
+	for i := range want {
+		if strings.Join(rows[i], "|") != strings.Join(want[i], "|") {
+			t.Errorf("notes row %d = %q, want %q", i, rows[i], want[i])
+		}
+	}
 }
 
 func TestRedisStoreMiniredis(t *testing.T) {
