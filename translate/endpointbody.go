@@ -401,7 +401,7 @@ func parseEndpointUpdate(body []byte) (*endpointUpdate, string) {
 		return nil, "invalid EndpointUpdateInput: " + strings.Join(b.errs, "; ")
 	}
 	for k, raw := range b.obj {
-		if _, ok := endpointUpdateFields[k]; ok && !isJSONNull(raw) {
+		if _, ok := endpointUpdateFields[k]; ok && !isUnset(raw) {
 			u.sent++
 		}
 	}

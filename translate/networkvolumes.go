@@ -9,7 +9,9 @@ import (
 
 // The six v1 network volume operations (MAPPING.md §3 #25–#30) →
 // /v2/network-volumes. R-NetworkVolume: id, name, size, dataCenterId ←
-// dataCenter; the v2 storage tier (type) has no v1 field and is dropped.
+// dataCenter; the v2 storage tier (type) has no v1 field and is dropped from
+// answers. On create, volumeType (outside the v1 document, sent by
+// runpod-mcp) chooses the tier.
 
 // Size bounds. v1 documented 0..4000 GB, v2 accepts 10..4096 GB: the
 // gateway checks v2's bounds before any call, so that a v1 client gets a 400
@@ -23,7 +25,11 @@ const (
 
 // Field sets of the v1 bodies; a key outside them is ignored with a warning.
 var (
-	volumeCreateFields = setOf("name", "size", "dataCenterId")
+	volumeCreateFields = setOf("name", "size", "dataCenterId",
+		// Outside the v1 document, sent by runpod-mcp's create-network-volume:
+		// translated to v2 type (P1).
+		"volumeType")
+	v2VolumeTypes      = setOf("STANDARD", "HIGH_PERFORMANCE")
 	volumeUpdateFields = setOf("name", "size")
 )
 
@@ -40,12 +46,13 @@ func v1VolumeFrom(v *v2NetworkVolume) v1NetworkVolume {
 }
 
 // v2CreateVolumeBody is v2 CreateNetworkVolumeRequest (additionalProperties:
-// false). type is never sent: v1 had no tier, and v2 then uses the data
-// center's default tier.
+// false). type is sent only for a client's volumeType: v1 had no tier, and
+// v2 otherwise uses the data center's default tier.
 type v2CreateVolumeBody struct {
 	Name       string `json:"name"`
 	Size       int    `json:"size"`
 	DataCenter string `json:"dataCenter"`
+	Type       string `json:"type,omitempty"`
 }
 
 // v2UpdateVolumeBody is v2 UpdateNetworkVolumeRequest (additionalProperties:
@@ -127,6 +134,9 @@ func parseVolumeCreate(body []byte) (*volumeCreate, string) {
 		in.body.Size = s
 	}
 	in.body.DataCenter, _ = b.nonEmptyString("dataCenterId")
+	if t, ok := b.enum("volumeType", v2VolumeTypes); ok {
+		in.body.Type = t
+	}
 	b.require("name", "size", "dataCenterId")
 	if len(b.errs) > 0 {
 		return nil, "invalid NetworkVolumeCreateInput: " + strings.Join(b.errs, "; ")

@@ -236,8 +236,8 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 		}
 		out.Disk = &d
 	}
-	if s, ok := b.str("containerRegistryAuthId"); ok {
-		ns := nullableString(s) // "" clears
+	if s, ok := b.str("containerRegistryAuthId"); ok || b.isNull("containerRegistryAuthId") {
+		ns := nullableString(s) // null clears; "" is "not set" (unchanged)
 		out.Registry = &ns
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok {
