@@ -264,7 +264,8 @@ func cudaConstraint(allowed *[]string, floor string) (outAllowed *[]string, outF
 // endpointCreate is a validated v1 EndpointCreateInput.
 type endpointCreate struct {
 	endpointFields
-	cpu bool // computeType CPU
+	cpu       bool // computeType CPU
+	chooseCPU bool // CPU without cpuFlavorIds: the gateway lists every v1 flavor
 }
 
 // parseEndpointCreate validates a v1 EndpointCreateInput. It returns the
@@ -284,9 +285,9 @@ func parseEndpointCreate(body []byte) (*endpointCreate, string) {
 		b.fail("templateId", "is required: v1 endpoints are created from a serverless template")
 	}
 	if in.cpu {
-		if len(in.cpuFlavors) == 0 && !hasFieldError(b.errs, "cpuFlavorIds") {
-			b.fail("cpuFlavorIds", "is required for a CPU endpoint (computeType CPU): the gateway does not choose a CPU flavor for you")
-		}
+		// Without cpuFlavorIds (v1 did not require them, P3), every v1
+		// endpoint CPU flavor, ordered by availability (createEndpointPlan).
+		in.chooseCPU = len(in.cpuFlavors) == 0
 	} else {
 		if len(in.gpuTypeIDs) == 0 && !hasFieldError(b.errs, "gpuTypeIds") {
 			b.fail("gpuTypeIds", "is required for a GPU endpoint: the gateway does not choose GPU types for you")
@@ -303,6 +304,14 @@ func parseEndpointCreate(body []byte) (*endpointCreate, string) {
 		return nil, "invalid EndpointCreateInput: " + strings.Join(b.errs, "; ")
 	}
 	return in, ""
+}
+
+// vcpuOrDefault is vcpuCount, or v1's default (2).
+func (in *endpointCreate) vcpuOrDefault() int {
+	if in.vcpu != nil {
+		return *in.vcpu
+	}
+	return v1DefaultVCPUCount
 }
 
 // scaler returns the v1 scaler with v1's defaults applied.
@@ -358,10 +367,7 @@ func (in *endpointCreate) body() (v2CreateEndpointBody, []string) {
 		body.NetworkVolumes = *in.volumes
 	}
 	if in.cpu {
-		vcpu := v1DefaultVCPUCount
-		if in.vcpu != nil {
-			vcpu = *in.vcpu
-		}
+		vcpu := in.vcpuOrDefault()
 		for _, id := range in.cpuFlavors {
 			body.CPU = append(body.CPU, v2CreateCPU{ID: id, VcpuCount: vcpu})
 		}

@@ -208,7 +208,7 @@ func (cr *podCreator) warnChosen(p *v2Pod) {
 	}
 	set := "v1 GPU types ranked by availability, then price"
 	if len(cr.req.Options.DefaultGPUTypes) > 0 {
-		set = "the gateway's default GPU types ranked by availability, then their configured order"
+		set = "of the gateway's default GPU types (default_gpu_types) ranked by availability, then their configured order"
 	}
 	cr.notes.warn(CodeGPUTypeChosen, fmt.Sprintf("gpuTypeIds was not sent: the gateway chose %s%s, the first that v2 could create of %d %s; GPU types differ in price by more than ten times: send gpuTypeIds to choose",
 		id, desc, cr.chosenOf, set))
