@@ -66,6 +66,13 @@ var (
 	v1PriorityValues = setOf("availability", "custom")
 )
 
+// IsV1GPUTypeID reports whether id is one of v1's GPU type ids (the
+// gpuTypeIds enum of PodCreateInput), as the configuration checks them.
+func IsV1GPUTypeID(id string) bool {
+	_, ok := v1GPUTypeIDs[id]
+	return ok
+}
+
 func setOf(vals ...string) map[string]struct{} {
 	m := make(map[string]struct{}, len(vals))
 	for _, v := range vals {
