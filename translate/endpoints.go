@@ -254,6 +254,12 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
+	if len(in.untrans) > 0 {
+		if !req.Options.Lenient {
+			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(in.untrans))
+		}
+		notes.drop(untranslatableFields(in.untrans))
+	}
 	if len(in.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
 	}
@@ -523,6 +529,12 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
+	if len(u.untrans) > 0 {
+		if !req.Options.Lenient {
+			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(u.untrans))
+		}
+		notes.drop(untranslatableFields(u.untrans))
+	}
 	if len(u.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
 	}

@@ -402,3 +402,38 @@ func TestCreateNetworkVolumeType(t *testing.T) {
 		wantMessage(t, res, `volumeType: "FAST" is not one of HIGH_PERFORMANCE, STANDARD`)
 	})
 }
+
+// runpod-mcp 3.x update-endpoint (and create-endpoint) is a v1+v2 union: on
+// v1 it sends the v2 container fields as given. v1 endpoints run what their
+// template says, so these are refused (strict) or dropped with
+// X-Compat-Dropped (lenient), never ignored with only a warning.
+func TestEndpointContainerFieldsRealClientsSend(t *testing.T) {
+	params := map[string]string{"endpointId": "e1"}
+	body := `{"name":"n","imageName":"img:2","args":"python serve.py","env":{"A":"b"},"gpuPoolIds":["ADA_24"],"ports":[],"containerRegistryAuthId":""}`
+	t.Run("strict: 400 naming each field, before any call", func(t *testing.T) {
+		res, _ := run(t, "UpdateEndpoint", runOpts{params: params, body: body})
+		wantStatus(t, res, 400)
+		wantMessage(t, res, "args: a v1 endpoint runs its template's start command", "env:", "gpuPoolIds: v1 endpoints choose GPUs with gpuTypeIds",
+			"imageName: a v1 endpoint runs its template's image", "V1GW_COMPAT_MODE=lenient")
+		if m := message(t, res); strings.Contains(m, "ports") || strings.Contains(m, "containerRegistryAuthId") {
+			t.Errorf("empty values refused: %q", m)
+		}
+		if !reflect.DeepEqual(noteCodes(res), []string{CodeUntranslatableRefused}) {
+			t.Errorf("notes %q", noteCodes(res))
+		}
+	})
+	t.Run("lenient: dropped with X-Compat-Dropped, the rest applied", func(t *testing.T) {
+		res, f := run(t, "UpdateEndpoint", runOpts{params: params, body: body, options: Options{Lenient: true}},
+			step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: endpoint("e1")}, catalogStep(), releasesStep("e1", 2))
+		wantStatus(t, res, 200)
+		jsonEqual(t, "PATCH body", []byte(f.bodies("PATCH", "/v2/serverless/e1")[0]), `{"name":"n"}`)
+		if !reflect.DeepEqual(res.Dropped, []string{"args", "env", "gpuPoolIds", "imageName"}) {
+			t.Errorf("dropped %q", res.Dropped)
+		}
+	})
+	t.Run("on create too", func(t *testing.T) {
+		res, _ := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA L4"],"imageName":"img"}`})
+		wantStatus(t, res, 400)
+		wantMessage(t, res, "imageName:")
+	})
+}
