@@ -8,7 +8,8 @@ import (
 // Item 1a of issue 14: clients that send every field they know send "" for
 // the ones the user did not give. An empty string is "not sent" on every
 // create and update: v1's default applies on a create, the value is left
-// unchanged on an update, and a required field stays required.
+// unchanged on an update, and a required field stays required. An unknown
+// field sent as "" or null is not named as ignored.
 func TestEmptyStringsMeanNotSetOnEveryOperation(t *testing.T) {
 	podParams := map[string]string{"podId": "p1"}
 	epParams := map[string]string{"endpointId": "e1"}
@@ -45,7 +46,7 @@ func TestEmptyStringsMeanNotSetOnEveryOperation(t *testing.T) {
 			write:  "POST /v2/serverless", status: 200,
 			want: `{"name":"worker-tpl","type":"QUEUE","templateId":"tpl1","scaling":{"type":"QUEUE_DELAY","queueDelay":4},
 				"gpu":{"pools":["ADA_24"],"excludedTypes":["NVIDIA L4"],"count":1},"workers":{"idleTimeout":5}}`},
-		{op: "UpdateEndpoint", params: epParams, body: `{"name":"","templateId":"","scalerType":"","minCudaVersion":"","networkVolumeId":"","workersMax":5}`,
+		{op: "UpdateEndpoint", params: epParams, body: `{"name":"","templateId":"","scalerType":"","minCudaVersion":"","networkVolumeId":"","workersMax":5,"computeType":"","bogus":null}`,
 			script: []step{{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: endpoint("e1")}, catalogStep(), releasesStep("e1", 2)},
 			write:  "PATCH /v2/serverless/e1", status: 200, want: `{"workers":{"max":5}}`},
 		{op: "CreateTemplate", body: `{"name":"t","imageName":"img:1","containerRegistryAuthId":"","category":"","volumeMountPath":"","readme":""}`,

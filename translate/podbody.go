@@ -131,11 +131,12 @@ func parseBodyObject(body []byte, schema string) (*bodyFields, string) {
 	return &bodyFields{obj: obj}, ""
 }
 
-// unknown lists the keys outside known, sorted.
+// unknown lists the keys outside known, sorted. A key sent as "" or null
+// is not listed: nothing was asked for, so nothing is being ignored.
 func (b *bodyFields) unknown(known map[string]struct{}) []string {
 	var out []string
-	for k := range b.obj {
-		if _, ok := known[k]; !ok {
+	for k, r := range b.obj {
+		if _, ok := known[k]; !ok && !isUnset(r) {
 			out = append(out, k)
 		}
 	}
