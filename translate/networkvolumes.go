@@ -92,19 +92,6 @@ func checkVolumeSize(b *bodyFields, size int) {
 	}
 }
 
-// nonEmptyString reads a string field that must not be empty (v2 minLength 1).
-func (b *bodyFields) nonEmptyString(field string) (string, bool) {
-	s, ok := b.str(field)
-	if !ok {
-		return "", false
-	}
-	if s == "" {
-		b.fail(field, "must not be empty")
-		return "", false
-	}
-	return s, true
-}
-
 // require records a missing required field (absent or null).
 func (b *bodyFields) require(fields ...string) {
 	for _, f := range fields {
@@ -128,12 +115,12 @@ func parseVolumeCreate(body []byte) (*volumeCreate, string) {
 		return nil, msg
 	}
 	in := &volumeCreate{unknownKeys: b.unknown(volumeCreateFields)}
-	in.body.Name, _ = b.nonEmptyString("name")
+	in.body.Name, _ = b.str("name")
 	if s, ok := b.integer("size"); ok {
 		checkVolumeSize(b, s)
 		in.body.Size = s
 	}
-	in.body.DataCenter, _ = b.nonEmptyString("dataCenterId")
+	in.body.DataCenter, _ = b.str("dataCenterId")
 	if t, ok := b.enum("volumeType", v2VolumeTypes); ok {
 		in.body.Type = t
 	}
@@ -158,7 +145,7 @@ func parseVolumeUpdate(body []byte) (*volumeUpdate, string) {
 		return nil, msg
 	}
 	u := &volumeUpdate{unknownKeys: b.unknown(volumeUpdateFields)}
-	if s, ok := b.nonEmptyString("name"); ok {
+	if s, ok := b.str("name"); ok {
 		u.body.Name = &s
 	}
 	if s, ok := b.integer("size"); ok {

@@ -169,7 +169,7 @@ type docTemplateUpdateInput struct {
 // Network volumes and registry credentials
 
 type docNetworkVolumeCreateInput struct {
-	Name         string `json:"name" req:"1" doc:"Translated (v2 name); must not be empty."`
+	Name         string `json:"name" req:"1" doc:"Translated (v2 name); \"\" counts as not sent."`
 	Size         int    `json:"size" req:"1" min:"10" max:"4096" doc:"Translated (v2 size, GB). Checked before any v2 call against v2's bounds 10-4096 (v1 documented 0-4000): 0-9 is rejected, never rounded up (storage is billed by size)."`
 	DataCenterID string `json:"dataCenterId" req:"1" doc:"Translated (v2 dataCenter)."`
 	VolumeType   string `json:"volumeType" enum:"volumeType" doc:"Not in v1's document; sent by runpod-mcp. Translated (v2 type, the storage tier); other values rejected. Absent or \"\": not sent, v2 uses the data center's default tier."`
@@ -181,7 +181,7 @@ type docNetworkVolumeUpdateInput struct {
 }
 
 type docRegistryCreateInput struct {
-	Name     string `json:"name" req:"1" doc:"Translated (v2 name); must not be empty."`
+	Name     string `json:"name" req:"1" doc:"Translated (v2 name); \"\" counts as not sent."`
 	Username string `json:"username" req:"1" doc:"Translated (v2 username); write-only, never returned."`
 	Password string `json:"password" req:"1" doc:"Translated (v2 password); write-only, never returned, never echoed in messages."`
 }

@@ -388,17 +388,14 @@ func (b *bodyFields) ports(field string) ([]string, bool) {
 
 func listOf(m map[string]struct{}) string { return strings.Join(sortedKeys(m), ", ") }
 
-// validName checks v1 name rules (maxLength 191) and v2's minLength 1.
+// name checks v1 name rules (maxLength 191); "" is "not sent" (raw), which
+// also keeps v2's minLength 1.
 func (b *bodyFields) name(field string) (string, bool) {
 	s, ok := b.str(field)
 	if !ok {
 		return "", false
 	}
-	switch n := utf8.RuneCountInString(s); {
-	case n == 0:
-		b.fail(field, "must not be empty")
-		return "", false
-	case n > v1NameMaxLength:
+	if n := utf8.RuneCountInString(s); n > v1NameMaxLength {
 		b.fail(field, "must be at most %d characters, got %d", v1NameMaxLength, n)
 		return "", false
 	}
@@ -829,9 +826,6 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.fields++
 	}
 	if s, ok := b.str("imageName"); ok {
-		if s == "" {
-			b.fail("imageName", "must not be empty")
-		}
 		u.body.Image = &s
 		u.fields++
 	}
@@ -887,9 +881,6 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.volumeInGb = &v
 	}
 	if s, ok := b.str("volumeMountPath"); ok {
-		if s == "" {
-			b.fail("volumeMountPath", "must not be empty")
-		}
 		u.mountPath = s
 	}
 	if len(b.errs) > 0 {
