@@ -19,6 +19,7 @@ const (
 )
 
 var (
+	v2FlashbootModes       = []string{"OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"}
 	v1EndpointCPUFlavorIDs = setOf("cpu3c", "cpu3g", "cpu5c", "cpu5g")
 	v1ScalerTypes          = setOf("QUEUE_DELAY", "REQUEST_COUNT")
 
@@ -143,6 +144,7 @@ type endpointFields struct {
 	idleTimeout *int
 	timeout     *int
 	flashboot   *bool
+	flashMode   string // flashboot sent as one of v2's modes (runpod-mcp 3.x)
 	dcs         *[]string
 	volumes     *[]string // dedupe([networkVolumeId] + networkVolumeIds)
 	unknownKeys []string
@@ -229,7 +231,15 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 		}
 		f.timeout = &n
 	}
-	if v, ok := b.boolean("flashboot"); ok {
+	if r, ok := b.raw("flashboot"); ok && r[0] == '"' {
+		// runpod-mcp 3.x sends v2's FlashBoot modes to v1 as given: the
+		// same setting, in v2's words, so it is translated as such.
+		if s, _ := b.str("flashboot"); slices.Contains(v2FlashbootModes, s) {
+			f.flashMode = s
+		} else {
+			b.fail("flashboot", "must be a boolean (or one of %s), got %q", strings.Join(v2FlashbootModes, ", "), s)
+		}
+	} else if v, ok := b.boolean("flashboot"); ok {
 		f.flashboot = &v
 	}
 	if dcs, ok := b.enumList("dataCenterIds", v1DataCenterIDs); ok {
@@ -400,6 +410,9 @@ func (in *endpointCreate) body() (v2CreateEndpointBody, []string) {
 		if *in.flashboot {
 			body.Flashboot = "FLASHBOOT"
 		}
+	}
+	if in.flashMode != "" {
+		body.Flashboot = in.flashMode
 	}
 	if in.dcs != nil && len(*in.dcs) > 0 {
 		body.DataCenterIDs = *in.dcs

@@ -651,6 +651,9 @@ func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Re
 			body.Flashboot = "FLASHBOOT"
 		}
 	}
+	if u.flashMode != "" {
+		body.Flashboot = u.flashMode
+	}
 	body.DataCenterIDs = u.dcs
 	body.NetworkVolumes = u.volumes
 

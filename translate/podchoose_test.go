@@ -437,3 +437,28 @@ func TestEndpointContainerFieldsRealClientsSend(t *testing.T) {
 		wantMessage(t, res, "imageName:")
 	})
 }
+
+func TestEndpointFlashbootAsV2Mode(t *testing.T) {
+	params := map[string]string{"endpointId": "e1"}
+	for _, mode := range []string{"OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"} {
+		t.Run("runpod-mcp 3.x update-endpoint flashboot "+mode+" is v2's mode, without a read", func(t *testing.T) {
+			res, f := run(t, "UpdateEndpoint", runOpts{params: params, body: `{"flashboot":"` + mode + `"}`},
+				step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: endpoint("e1")}, catalogStep(), releasesStep("e1", 2))
+			wantStatus(t, res, 200)
+			jsonEqual(t, "PATCH body", []byte(f.bodies("PATCH", "/v2/serverless/e1")[0]), `{"flashboot":"`+mode+`"}`)
+		})
+	}
+	t.Run("on create", func(t *testing.T) {
+		res, f := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","name":"n","computeType":"CPU","cpuFlavorIds":["cpu3c"],"flashboot":"PRIORITY_FLASHBOOT"}`},
+			step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1", cpuEndpoint)}, releasesStep("ep1", 1))
+		wantStatus(t, res, 200)
+		if b := f.bodies("POST", "/v2/serverless")[0]; !strings.Contains(b, `"flashboot":"PRIORITY_FLASHBOOT"`) {
+			t.Errorf("create body %s", b)
+		}
+	})
+	t.Run("another string is a 400 naming flashboot", func(t *testing.T) {
+		res, _ := run(t, "UpdateEndpoint", runOpts{params: params, body: `{"flashboot":"yes"}`})
+		wantStatus(t, res, 400)
+		wantMessage(t, res, `flashboot: must be a boolean (or one of OFF, FLASHBOOT, PRIORITY_FLASHBOOT), got "yes"`)
+	})
+}
