@@ -85,7 +85,7 @@ type docEndpointCreateInput struct {
 	VcpuCount               int               `json:"vcpuCount" default:"2" doc:"Translated (v2 cpu[].vcpuCount, the same for every flavor); a power of two, at least 2."`
 	DataCenterIDs           []string          `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds, which v2 calls preferred)."`
 	ExecutionTimeoutMs      int               `json:"executionTimeoutMs" doc:"Translated (v2 timeout). Absent: v2's 300000 ms."`
-	Flashboot               bool              `json:"flashboot" doc:"Translated: true → v2 FLASHBOOT, false → OFF."`
+	Flashboot               bool              `json:"flashboot" doc:"Translated: true → v2 FLASHBOOT, false → OFF. v2's modes as strings (OFF, FLASHBOOT, PRIORITY_FLASHBOOT; runpod-mcp) are passed as they are."`
 	IdleTimeout             int               `json:"idleTimeout" min:"1" max:"3600" default:"5" doc:"Translated (v2 workers.idleTimeout); the v1 default 5 is sent (v2's default is 10). Not sent with REQUEST_COUNT scaling, which v2 refuses it for."`
 	NetworkVolumeID         string            `json:"networkVolumeId" doc:"Translated (v2 networkVolumes)."`
 	NetworkVolumeIDs        []string          `json:"networkVolumeIds" doc:"Translated (v2 networkVolumes)."`
@@ -113,7 +113,7 @@ type docEndpointUpdateInput struct {
 	VcpuCount               int               `json:"vcpuCount" doc:"Translated (v2 cpu[].vcpuCount)."`
 	DataCenterIDs           []string          `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds)."`
 	ExecutionTimeoutMs      int               `json:"executionTimeoutMs" doc:"Translated (v2 timeout)."`
-	Flashboot               bool              `json:"flashboot" doc:"Translated; true never downgrades an existing PRIORITY_FLASHBOOT."`
+	Flashboot               bool              `json:"flashboot" doc:"Translated; true never downgrades an existing PRIORITY_FLASHBOOT. v2's modes as strings (runpod-mcp) are passed as they are."`
 	IdleTimeout             int               `json:"idleTimeout" min:"1" max:"3600" doc:"Translated (v2 workers.idleTimeout), except with REQUEST_COUNT scaling (X-Compat-Warning)."`
 	NetworkVolumeID         string            `json:"networkVolumeId" doc:"Translated into a full v2 networkVolumes list."`
 	NetworkVolumeIDs        []string          `json:"networkVolumeIds" doc:"Translated into a full v2 networkVolumes list ([] detaches all)."`
