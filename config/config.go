@@ -33,6 +33,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // Config is every setting of the gateway.
@@ -58,6 +60,11 @@ type Config struct {
 	// ResetMode is "reject" or "restart" (DESIGN.md P6)
 	// (-reset-mode, V1GW_RESET_MODE, reset_mode).
 	ResetMode string
+	// DefaultGPUTypes are the v1 GPU type ids the gateway may choose for a
+	// GPU pod created without gpuTypeIds, most preferred first; nil: any v1
+	// GPU type, cheapest first among the most available (DESIGN.md P3)
+	// (-default-gpu-types, V1GW_DEFAULT_GPU_TYPES, default_gpu_types; comma-separated).
+	DefaultGPUTypes []string
 	// ConfigFile is the YAML file the settings were read from, "" for none
 	// (-config, V1GW_CONFIG).
 	ConfigFile string
@@ -246,6 +253,9 @@ var settings = []setting{
 	{key: "reset_mode", flag: "reset-mode", env: "V1GW_RESET_MODE", arg: "MODE", def: "reject",
 		help: "POST /pods/{id}/reset: reject answers 400, restart emulates it (X-Compat-Emulated: reset)",
 		set:  func(c *Config, v string) error { c.ResetMode = enumValue(v); return nil }},
+	{key: "default_gpu_types", flag: "default-gpu-types", env: "V1GW_DEFAULT_GPU_TYPES", arg: "IDS", def: "",
+		help: "comma-separated v1 GPU type ids the gateway may choose, in order of preference, for a GPU pod created without gpuTypeIds (empty: any v1 GPU type, the most available, then the cheapest); GPU types differ in price by more than ten times",
+		set:  func(c *Config, v string) error { c.DefaultGPUTypes = splitList(v); return nil }},
 	{key: "key_hash_secret", env: "V1GW_KEY_HASH_SECRET", arg: "SECRET", def: "random per process",
 		help: "HMAC secret API keys are hashed with into key ids; set it (same on every replica) to keep key ids stable",
 		set:  func(c *Config, v string) error { c.KeyHashSecret = v; return nil }},
@@ -502,6 +512,7 @@ type fileConfig struct {
 	RateLimitPerMinute    *string           `yaml:"rate_limit_per_minute"`
 	CompatMode            *string           `yaml:"compat_mode"`
 	ResetMode             *string           `yaml:"reset_mode"`
+	DefaultGPUTypes       *string           `yaml:"default_gpu_types"`
 	KeyHashSecret         *string           `yaml:"key_hash_secret"`
 	KeyLimits             map[string]string `yaml:"key_limits"`
 	LimiterFail           *string           `yaml:"limiter_fail"`
@@ -530,7 +541,8 @@ func (f *fileConfig) scalars() map[string]*string {
 		"listen": f.Listen, "admin_listen": f.AdminListen, "upstream_url": f.UpstreamURL,
 		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute,
 		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
-		"limiter_fail": f.LimiterFail, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
+		"default_gpu_types": f.DefaultGPUTypes,
+		"limiter_fail":      f.LimiterFail, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
 		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,
 		"breaker_failures": f.BreakerFailures, "breaker_open_for": f.BreakerOpenFor,
@@ -652,6 +664,18 @@ func parseSunset(v string) (time.Time, error) {
 
 func enumValue(v string) string { return strings.ToLower(strings.TrimSpace(v)) }
 
+// splitList reads a comma-separated list: items trimmed, empty items and
+// repeats left out; nil when nothing is left.
+func splitList(v string) []string {
+	var out []string
+	for _, s := range strings.Split(v, ",") {
+		if s = strings.TrimSpace(s); s != "" && !contains(out, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -708,6 +732,11 @@ func (c *Config) Validate() error {
 	} {
 		if !contains(e.allowed, e.val) {
 			return c.errorf(e.key, "%q must be one of %s", e.val, strings.Join(e.allowed, ", "))
+		}
+	}
+	for _, id := range c.DefaultGPUTypes {
+		if !translate.IsV1GPUTypeID(id) {
+			return c.errorf("default_gpu_types", "%q is not a v1 GPU type id (the gpuTypeIds enum of v1, e.g. %q)", id, "NVIDIA GeForce RTX 4090")
 		}
 	}
 	if c.KeyHashSecret == "" {
@@ -987,6 +1016,7 @@ func (c *Config) Redacted() map[string]any {
 		"rate_limit_per_minute":     c.RateLimitPerMinute,
 		"compat_mode":               c.CompatMode,
 		"reset_mode":                c.ResetMode,
+		"default_gpu_types":         strings.Join(c.DefaultGPUTypes, ","),
 		"config_file":               c.ConfigFile,
 		"key_hash_secret":           secret,
 		"key_hash_secret_generated": c.KeyHashSecretGenerated,

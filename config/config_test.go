@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -210,6 +211,9 @@ func TestEveryFlagEnvAndFileKey(t *testing.T) {
 		{"rate-limit", "V1GW_RATE_LIMIT_PER_MINUTE", "rate_limit_per_minute", "120", func(c *Config) bool { return c.RateLimitPerMinute == 120 }},
 		{"compat-mode", "V1GW_COMPAT_MODE", "compat_mode", "Lenient", func(c *Config) bool { return c.CompatMode == "lenient" }},
 		{"reset-mode", "V1GW_RESET_MODE", "reset_mode", "restart", func(c *Config) bool { return c.ResetMode == "restart" }},
+		{"default-gpu-types", "V1GW_DEFAULT_GPU_TYPES", "default_gpu_types", " NVIDIA L4,NVIDIA A40 ,, NVIDIA L4", func(c *Config) bool {
+			return reflect.DeepEqual(c.DefaultGPUTypes, []string{"NVIDIA L4", "NVIDIA A40"})
+		}},
 		{"limiter-fail", "V1GW_LIMITER_FAIL", "limiter_fail", "closed", func(c *Config) bool { return c.LimiterFail == "closed" }},
 		// A longer request_timeout carries the default drain with it (request_timeout + 3s).
 		{"request-timeout", "V1GW_REQUEST_TIMEOUT", "request_timeout", "1m30s", func(c *Config) bool { return c.RequestTimeout == 90*time.Second && c.DrainTimeout == 93*time.Second }},
@@ -462,6 +466,7 @@ func TestValidateWithoutSources(t *testing.T) {
 		{"both listeners on :0", func(c *Config) { c.Listen, c.AdminListen = "127.0.0.1:0", "127.0.0.1:0" }, ""},
 		{"rate", func(c *Config) { c.RateLimitPerMinute = -2 }, `config: rate_limit_per_minute: "-2" must be >= 0`},
 		{"compat", func(c *Config) { c.CompatMode = "" }, `config: compat_mode: "" must be one of strict, lenient`},
+		{"default GPU types", func(c *Config) { c.DefaultGPUTypes = []string{"NVIDIA L4", "RTX 4090"} }, `config: default_gpu_types: "RTX 4090" is not a v1 GPU type id`},
 		{"secret", func(c *Config) { c.KeyHashSecret = "" }, "config: key_hash_secret: must not be empty"},
 		{"key limits", func(c *Config) { c.KeyLimits = map[string]int{"a": 1, "b": -1} }, `config: key_limits: key id "b": "-1" must be >= 0`},
 		{"request timeout", func(c *Config) { c.RequestTimeout = 0 }, `config: request_timeout: "0s" must be > 0`},
@@ -632,9 +637,20 @@ func TestSettingsListsEveryName(t *testing.T) {
 		seen[s.Key] = true
 	}
 	for _, k := range []string{"listen", "upstream_url", "redis_url", "rate_limit_per_minute", "compat_mode", "reset_mode", "key_hash_secret", "key_limits",
-		"key_names", "upstream_retries", "breaker_failures", "breaker_open_for", "upstream_max_body", "usage_flush_interval"} {
+		"key_names", "default_gpu_types", "upstream_retries", "breaker_failures", "breaker_open_for", "upstream_max_body", "usage_flush_interval"} {
 		if !seen[k] {
 			t.Errorf("Settings() lacks %s", k)
 		}
+	}
+}
+
+func TestDefaultGPUTypesAreCheckedAgainstV1AtStartUp(t *testing.T) {
+	_, err := Load(nil, env{"V1GW_DEFAULT_GPU_TYPES": "NVIDIA L4, RTX 9999"}.get)
+	if err == nil || !strings.Contains(err.Error(), `config: V1GW_DEFAULT_GPU_TYPES: "RTX 9999" is not a v1 GPU type id`) {
+		t.Fatalf("error %v", err)
+	}
+	c := mustLoad(t, []string{"-default-gpu-types", ""}, env{})
+	if c.DefaultGPUTypes != nil {
+		t.Errorf("empty setting gave %q, want nil (any v1 GPU type)", c.DefaultGPUTypes)
 	}
 }

@@ -72,7 +72,7 @@ func testE2ETemplateLifecycle(t *testing.T, rd simReading) {
 		t.Errorf("updated %s", u.body)
 	}
 	m = e.mark()
-	u = e.v1("POST", "/v1/templates/"+id+"/update", `{"name":"torch2","containerRegistryAuthId":"","env":{"A":"b"}}`)
+	u = e.v1("POST", "/v1/templates/"+id+"/update", `{"name":"torch2","containerRegistryAuthId":null,"env":{"A":"b"}}`)
 	e.want(u, 200)
 	e.wantCalls(m, "PATCH /v2/templates/"+id)
 	mustJSON(t, e.lastBody("PATCH", "/v2/templates/"+id), `{"name":"torch2","env":{"A":"b"},"registry":null}`)

@@ -138,9 +138,10 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			Query:  r.URL.Query(),
 			Body:   body,
 			Options: translate.Options{
-				Lenient:      g.cfg.CompatMode == "lenient",
-				ResetRestart: g.cfg.ResetMode == "restart",
-				Now:          g.now,
+				Lenient:         g.cfg.CompatMode == "lenient",
+				ResetRestart:    g.cfg.ResetMode == "restart",
+				Now:             g.now,
+				DefaultGPUTypes: g.cfg.DefaultGPUTypes,
 			},
 		}, caller)
 		if res == nil {

@@ -19,17 +19,33 @@ const (
 )
 
 var (
+	v2FlashbootModes       = []string{"OFF", "FLASHBOOT", "PRIORITY_FLASHBOOT"}
 	v1EndpointCPUFlavorIDs = setOf("cpu3c", "cpu3g", "cpu5c", "cpu5g")
 	v1ScalerTypes          = setOf("QUEUE_DELAY", "REQUEST_COUNT")
+
+	// endpointContainerFields are outside the v1 document: runpod-mcp's
+	// create- and update-endpoint tools (3.x) are a v1+v2 union and send them
+	// to v1 as given. v1 endpoints run what their template says, so each is
+	// refused in strict mode and dropped in lenient mode (P1), never ignored
+	// with only a header.
+	endpointContainerFields = map[string]string{
+		"imageName":               "a v1 endpoint runs its template's image: change the template (PATCH /v1/templates/{templateId}) or send another templateId",
+		"args":                    "a v1 endpoint runs its template's start command: change the template's dockerStartCmd (PATCH /v1/templates/{templateId})",
+		"containerDiskInGb":       "a v1 endpoint takes its container disk from its template: change the template (PATCH /v1/templates/{templateId})",
+		"ports":                   "a v1 endpoint takes its ports from its template: change the template (PATCH /v1/templates/{templateId})",
+		"env":                     "a v1 endpoint takes its environment from its template: change the template (PATCH /v1/templates/{templateId})",
+		"containerRegistryAuthId": "a v1 endpoint takes its registry credential from its template: change the template (PATCH /v1/templates/{templateId})",
+		"gpuPoolIds":              "v1 endpoints choose GPUs with gpuTypeIds; v2 pool ids are not v1 values",
+	}
 
 	endpointCreateFields = setOf("allowedCudaVersions", "computeType", "cpuFlavorIds", "dataCenterIds",
 		"executionTimeoutMs", "flashboot", "gpuCount", "gpuTypeIds", "idleTimeout", "minCudaVersion", "name",
 		"networkVolumeId", "networkVolumeIds", "scalerType", "scalerValue", "templateId", "vcpuCount",
-		"workersMax", "workersMin")
+		"workersMax", "workersMin", "imageName", "args", "containerDiskInGb", "ports", "env", "containerRegistryAuthId", "gpuPoolIds")
 	endpointUpdateFields = setOf("allowedCudaVersions", "cpuFlavorIds", "dataCenterIds",
 		"executionTimeoutMs", "flashboot", "gpuCount", "gpuTypeIds", "idleTimeout", "minCudaVersion", "name",
 		"networkVolumeId", "networkVolumeIds", "scalerType", "scalerValue", "templateId", "vcpuCount",
-		"workersMax", "workersMin")
+		"workersMax", "workersMin", "imageName", "args", "containerDiskInGb", "ports", "env", "containerRegistryAuthId", "gpuPoolIds")
 )
 
 // ---------------------------------------------------------------------------
@@ -128,9 +144,11 @@ type endpointFields struct {
 	idleTimeout *int
 	timeout     *int
 	flashboot   *bool
+	flashMode   string // flashboot sent as one of v2's modes (runpod-mcp 3.x)
 	dcs         *[]string
 	volumes     *[]string // dedupe([networkVolumeId] + networkVolumeIds)
 	unknownKeys []string
+	untrans     []untranslatable // endpointContainerFields sent with a value
 }
 
 func (b *bodyFields) endpointCommon(f *endpointFields) {
@@ -141,6 +159,11 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 	}
 	if s, ok := b.str("templateId"); ok && s != "" {
 		f.templateID = s
+	}
+	for _, k := range sortedMapKeys(endpointContainerFields) {
+		if r, ok := b.raw(k); ok && string(r) != "[]" && string(r) != "{}" {
+			f.untrans = append(f.untrans, untranslatable{k, endpointContainerFields[k]})
+		}
 	}
 
 	if ids, ok := b.enumList("gpuTypeIds", v1GPUTypeIDs); ok {
@@ -208,7 +231,15 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 		}
 		f.timeout = &n
 	}
-	if v, ok := b.boolean("flashboot"); ok {
+	if r, ok := b.raw("flashboot"); ok && r[0] == '"' {
+		// runpod-mcp 3.x sends v2's FlashBoot modes to v1 as given: the
+		// same setting, in v2's words, so it is translated as such.
+		if s, _ := b.str("flashboot"); slices.Contains(v2FlashbootModes, s) {
+			f.flashMode = s
+		} else {
+			b.fail("flashboot", "must be a boolean (or one of %s), got %q", strings.Join(v2FlashbootModes, ", "), s)
+		}
+	} else if v, ok := b.boolean("flashboot"); ok {
 		f.flashboot = &v
 	}
 	if dcs, ok := b.enumList("dataCenterIds", v1DataCenterIDs); ok {
@@ -243,6 +274,26 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 	}
 }
 
+func sortedMapKeys(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// untranslatableEndpointMessage is the 400 message naming every endpoint
+// field v1 endpoints cannot take.
+func untranslatableEndpointMessage(us []untranslatable) string {
+	parts := make([]string, len(us))
+	for i, u := range us {
+		parts[i] = u.field + ": " + u.why
+	}
+	return "not part of v1 endpoints, and ignoring them would change what the endpoint runs: " +
+		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
+}
+
 // cudaConstraint reconciles allowedCudaVersions and minCudaVersion, which
 // v2 refuses together (a non-empty set beside a floor → 400): the set is
 // narrowed to the versions at or above the floor, and the floor is then not
@@ -264,7 +315,8 @@ func cudaConstraint(allowed *[]string, floor string) (outAllowed *[]string, outF
 // endpointCreate is a validated v1 EndpointCreateInput.
 type endpointCreate struct {
 	endpointFields
-	cpu bool // computeType CPU
+	cpu       bool // computeType CPU
+	chooseCPU bool // CPU without cpuFlavorIds: the gateway lists every v1 flavor
 }
 
 // parseEndpointCreate validates a v1 EndpointCreateInput. It returns the
@@ -284,9 +336,9 @@ func parseEndpointCreate(body []byte) (*endpointCreate, string) {
 		b.fail("templateId", "is required: v1 endpoints are created from a serverless template")
 	}
 	if in.cpu {
-		if len(in.cpuFlavors) == 0 && !hasFieldError(b.errs, "cpuFlavorIds") {
-			b.fail("cpuFlavorIds", "is required for a CPU endpoint (computeType CPU): the gateway does not choose a CPU flavor for you")
-		}
+		// Without cpuFlavorIds (v1 did not require them, P3), every v1
+		// endpoint CPU flavor, ordered by availability (createEndpointPlan).
+		in.chooseCPU = len(in.cpuFlavors) == 0
 	} else {
 		if len(in.gpuTypeIDs) == 0 && !hasFieldError(b.errs, "gpuTypeIds") {
 			b.fail("gpuTypeIds", "is required for a GPU endpoint: the gateway does not choose GPU types for you")
@@ -303,6 +355,14 @@ func parseEndpointCreate(body []byte) (*endpointCreate, string) {
 		return nil, "invalid EndpointCreateInput: " + strings.Join(b.errs, "; ")
 	}
 	return in, ""
+}
+
+// vcpuOrDefault is vcpuCount, or v1's default (2).
+func (in *endpointCreate) vcpuOrDefault() int {
+	if in.vcpu != nil {
+		return *in.vcpu
+	}
+	return v1DefaultVCPUCount
 }
 
 // scaler returns the v1 scaler with v1's defaults applied.
@@ -351,6 +411,9 @@ func (in *endpointCreate) body() (v2CreateEndpointBody, []string) {
 			body.Flashboot = "FLASHBOOT"
 		}
 	}
+	if in.flashMode != "" {
+		body.Flashboot = in.flashMode
+	}
 	if in.dcs != nil && len(*in.dcs) > 0 {
 		body.DataCenterIDs = *in.dcs
 	}
@@ -358,10 +421,7 @@ func (in *endpointCreate) body() (v2CreateEndpointBody, []string) {
 		body.NetworkVolumes = *in.volumes
 	}
 	if in.cpu {
-		vcpu := v1DefaultVCPUCount
-		if in.vcpu != nil {
-			vcpu = *in.vcpu
-		}
+		vcpu := in.vcpuOrDefault()
 		for _, id := range in.cpuFlavors {
 			body.CPU = append(body.CPU, v2CreateCPU{ID: id, VcpuCount: vcpu})
 		}
@@ -401,7 +461,7 @@ func parseEndpointUpdate(body []byte) (*endpointUpdate, string) {
 		return nil, "invalid EndpointUpdateInput: " + strings.Join(b.errs, "; ")
 	}
 	for k, raw := range b.obj {
-		if _, ok := endpointUpdateFields[k]; ok && !isJSONNull(raw) {
+		if _, ok := endpointUpdateFields[k]; ok && !isUnset(raw) {
 			u.sent++
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -254,6 +255,12 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
+	if len(in.untrans) > 0 {
+		if !req.Options.Lenient {
+			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(in.untrans))
+		}
+		notes.drop(untranslatableFields(in.untrans))
+	}
 	if len(in.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
 	}
@@ -289,6 +296,9 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 	}
 
+	if in.chooseCPU {
+		body.CPU = chooseEndpointCPUs(ctx, c, body.CPU, in.vcpuOrDefault(), notes)
+	}
 	var cat *v2GPUPoolCatalog
 	if !in.cpu {
 		var r *Result
@@ -337,6 +347,59 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes}
 	// v2 keeps no link to the template: echo the request's templateId.
 	return ea.one(ep, nil, in.templateID)
+}
+
+// chooseEndpointCPUs is the v2 cpu array of a CPU endpoint created without
+// cpuFlavorIds: every v1 endpoint CPU flavor at vcpu vCPUs, most available
+// first (then the lower serverless price), as v1's default
+// cpuFlavorPriority (availability) did. Unlike a pod, an endpoint keeps every
+// flavor, available now or not: its workers are placed over time. When the
+// catalog cannot be read, the flavors are listed in v1's order.
+func chooseEndpointCPUs(ctx context.Context, c Caller, cpus []v2CreateCPU, vcpu int, notes *Result) []v2CreateCPU {
+	ids := sortedKeys(v1EndpointCPUFlavorIDs)
+	q := url.Values{"include": {"AVAILABILITY"}, "product": {"SERVERLESS"}, "vcpuCount": {strconv.Itoa(vcpu)}}
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/catalog/cpus", Query: q})
+	failure := ""
+	switch {
+	case err != nil:
+		failure = err.Error()
+	case !a.OK():
+		failure = ProblemMessage(a.Body, a.Status)
+	default:
+		cat, r := decodeV2[v2CPUCatalog](a, "a CPU catalog")
+		if r != nil {
+			failure = "unreadable answer"
+			break
+		}
+		byID := make(map[string]v2CPUType, len(cat.CPUs))
+		for _, t := range cat.CPUs {
+			byID[t.ID] = t
+		}
+		rank := func(id string) (int, float64) {
+			t, ok := byID[id]
+			if !ok {
+				return 4, 0
+			}
+			return availabilityRank(t.Availability), t.Price.ServerlessPerVcpu
+		}
+		sort.SliceStable(ids, func(i, j int) bool {
+			ri, pi := rank(ids[i])
+			rj, pj := rank(ids[j])
+			if ri != rj {
+				return ri < rj
+			}
+			return pi < pj
+		})
+	}
+	for _, id := range ids {
+		cpus = append(cpus, v2CreateCPU{ID: id, VcpuCount: vcpu})
+	}
+	if failure != "" {
+		notes.warn(CodeCandidatesUnranked, "cpuFlavorIds was not sent and the v2 CPU catalog could not be read to order the v1 CPU flavors by availability ("+failure+"): they were listed in v1's order")
+	}
+	notes.warn(CodeCPUFlavorChosen, fmt.Sprintf("cpuFlavorIds was not sent: the endpoint's workers may use any of %s at %d vCPUs (every v1 endpoint CPU flavor, most available first); send cpuFlavorIds to choose",
+		strings.Join(ids, ", "), vcpu))
+	return cpus
 }
 
 type lostEndpointError struct {
@@ -467,6 +530,12 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
+	if len(u.untrans) > 0 {
+		if !req.Options.Lenient {
+			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(u.untrans))
+		}
+		notes.drop(untranslatableFields(u.untrans))
+	}
 	if len(u.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
 	}
@@ -582,6 +651,9 @@ func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Re
 		default:
 			body.Flashboot = "FLASHBOOT"
 		}
+	}
+	if u.flashMode != "" {
+		body.Flashboot = u.flashMode
 	}
 	body.DataCenterIDs = u.dcs
 	body.NetworkVolumes = u.volumes

@@ -9,7 +9,9 @@ import (
 
 // The six v1 network volume operations (MAPPING.md §3 #25–#30) →
 // /v2/network-volumes. R-NetworkVolume: id, name, size, dataCenterId ←
-// dataCenter; the v2 storage tier (type) has no v1 field and is dropped.
+// dataCenter; the v2 storage tier (type) has no v1 field and is dropped from
+// answers. On create, volumeType (outside the v1 document, sent by
+// runpod-mcp) chooses the tier.
 
 // Size bounds. v1 documented 0..4000 GB, v2 accepts 10..4096 GB: the
 // gateway checks v2's bounds before any call, so that a v1 client gets a 400
@@ -23,7 +25,11 @@ const (
 
 // Field sets of the v1 bodies; a key outside them is ignored with a warning.
 var (
-	volumeCreateFields = setOf("name", "size", "dataCenterId")
+	volumeCreateFields = setOf("name", "size", "dataCenterId",
+		// Outside the v1 document, sent by runpod-mcp's create-network-volume:
+		// translated to v2 type (P1).
+		"volumeType")
+	v2VolumeTypes      = setOf("STANDARD", "HIGH_PERFORMANCE")
 	volumeUpdateFields = setOf("name", "size")
 )
 
@@ -40,12 +46,13 @@ func v1VolumeFrom(v *v2NetworkVolume) v1NetworkVolume {
 }
 
 // v2CreateVolumeBody is v2 CreateNetworkVolumeRequest (additionalProperties:
-// false). type is never sent: v1 had no tier, and v2 then uses the data
-// center's default tier.
+// false). type is sent only for a client's volumeType: v1 had no tier, and
+// v2 otherwise uses the data center's default tier.
 type v2CreateVolumeBody struct {
 	Name       string `json:"name"`
 	Size       int    `json:"size"`
 	DataCenter string `json:"dataCenter"`
+	Type       string `json:"type,omitempty"`
 }
 
 // v2UpdateVolumeBody is v2 UpdateNetworkVolumeRequest (additionalProperties:
@@ -84,19 +91,6 @@ func checkVolumeSize(b *bodyFields, size int) {
 	}
 }
 
-// nonEmptyString reads a string field that must not be empty (v2 minLength 1).
-func (b *bodyFields) nonEmptyString(field string) (string, bool) {
-	s, ok := b.str(field)
-	if !ok {
-		return "", false
-	}
-	if s == "" {
-		b.fail(field, "must not be empty")
-		return "", false
-	}
-	return s, true
-}
-
 // require records a missing required field (absent or null).
 func (b *bodyFields) require(fields ...string) {
 	for _, f := range fields {
@@ -120,12 +114,15 @@ func parseVolumeCreate(body []byte) (*volumeCreate, string) {
 		return nil, msg
 	}
 	in := &volumeCreate{unknownKeys: b.unknown(volumeCreateFields)}
-	in.body.Name, _ = b.nonEmptyString("name")
+	in.body.Name, _ = b.str("name")
 	if s, ok := b.integer("size"); ok {
 		checkVolumeSize(b, s)
 		in.body.Size = s
 	}
-	in.body.DataCenter, _ = b.nonEmptyString("dataCenterId")
+	in.body.DataCenter, _ = b.str("dataCenterId")
+	if t, ok := b.enum("volumeType", v2VolumeTypes); ok {
+		in.body.Type = t
+	}
 	b.require("name", "size", "dataCenterId")
 	if len(b.errs) > 0 {
 		return nil, "invalid NetworkVolumeCreateInput: " + strings.Join(b.errs, "; ")
@@ -147,7 +144,7 @@ func parseVolumeUpdate(body []byte) (*volumeUpdate, string) {
 		return nil, msg
 	}
 	u := &volumeUpdate{unknownKeys: b.unknown(volumeUpdateFields)}
-	if s, ok := b.nonEmptyString("name"); ok {
+	if s, ok := b.str("name"); ok {
 		u.body.Name = &s
 	}
 	if s, ok := b.integer("size"); ok {

@@ -40,6 +40,8 @@ var NoteCodes = map[string]string{
 	CodeBillingGPUUnknown:    "billing records of pods v2 no longer lists have no GPU type",
 	CodeBillingCPUNoGPU:      "billing records of CPU pods have no GPU type",
 	CodeRegistryUnset:        "deleting a registry credential removed it from templates that used it",
+	CodeGPUTypeChosen:        "a GPU pod was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
+	CodeCPUFlavorChosen:      "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
@@ -70,6 +72,8 @@ const (
 	CodeBillingGPUUnknown     = "billing_gpu_type_unknown"
 	CodeBillingCPUNoGPU       = "billing_cpu_no_gpu_type"
 	CodeRegistryUnset         = "registry_unset_on_templates"
+	CodeGPUTypeChosen         = "gpu_type_chosen"
+	CodeCPUFlavorChosen       = "cpu_flavor_chosen"
 	CodeLenientDropped        = "lenient_dropped"
 	CodeResetEmulated         = "reset_emulated"
 	CodeUntranslatableRefused = "untranslatable_refused"

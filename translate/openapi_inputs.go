@@ -17,15 +17,15 @@ import (
 // Pods
 
 type docPodCreateInput struct {
-	Name                    string            `json:"name" default:"\"my pod\"" doc:"Translated (v2 name). Default sent when absent; \"\" and more than 191 characters are rejected."`
+	Name                    string            `json:"name" default:"\"my pod\"" doc:"Translated (v2 name). Default sent when absent or \"\"; more than 191 characters are rejected."`
 	ImageName               string            `json:"imageName" doc:"Translated (v2 image). Required unless templateId is set."`
 	TemplateID              string            `json:"templateId" doc:"Translated (v2 templateId). With a template only the fields you send are sent; v1 defaults are not."`
 	ComputeType             string            `json:"computeType" enum:"computeType" default:"\"GPU\"" doc:"Selects the v2 gpu or cpu block."`
-	GpuTypeIDs              []string          `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated: ranked candidates, one v2 create per candidate until one succeeds (v2 takes exactly one gpu.id). Required for GPU pods."`
+	GpuTypeIDs              []string          `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated: ranked candidates, one v2 create per candidate until one succeeds (v2 takes exactly one gpu.id). Absent, null, [] or \"\": the gateway chooses, as v1 did: every v1 GPU type the v2 catalog shows available for this count, cloud, CUDA and data centers (narrowed by the operator's default_gpu_types), most available first, then the lower list price (or default_gpu_types order); at most 8 creates; the chosen type and its price in X-Compat-Warning. GPU types differ in price by more than ten times: send gpuTypeIds to control cost."`
 	GpuTypePriority         string            `json:"gpuTypePriority" enum:"priority" default:"\"availability\"" doc:"Emulated: availability orders the candidates by the v2 catalog; custom keeps your order."`
 	GpuCount                int               `json:"gpuCount" min:"1" default:"1" doc:"Translated (v2 gpu.count)."`
 	AllowedCudaVersions     []string          `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated (v2 gpu.allowedCudaVersions)."`
-	CPUFlavorIDs            []string          `json:"cpuFlavorIds" enum:"podCpuFlavorId" doc:"Emulated like gpuTypeIds (v2 cpu.id). Required for CPU pods."`
+	CPUFlavorIDs            []string          `json:"cpuFlavorIds" enum:"podCpuFlavorId" doc:"Emulated like gpuTypeIds (v2 cpu.id). Absent, null, [] or \"\": every v1 CPU flavor the v2 CPU catalog shows available, most available first, then the lower price (v1's default cpuFlavorPriority); the choice in X-Compat-Warning."`
 	CPUFlavorPriority       string            `json:"cpuFlavorPriority" enum:"priority" default:"\"availability\"" doc:"Emulated like gpuTypePriority."`
 	VcpuCount               int               `json:"vcpuCount" default:"2" doc:"Translated (v2 cpu.vcpuCount); a power of two, at least 2."`
 	CloudType               string            `json:"cloudType" enum:"cloudType" default:"\"SECURE\"" doc:"Translated (v2 cloud)."`
@@ -50,15 +50,18 @@ type docPodCreateInput struct {
 	MinDownloadMbps         float64           `json:"minDownloadMbps" doc:"0 dropped; other values rejected (lenient: dropped)."`
 	MinUploadMbps           float64           `json:"minUploadMbps" doc:"0 dropped; other values rejected (lenient: dropped)."`
 	SupportPublicIP         bool              `json:"supportPublicIp" doc:"Dropped, except true on COMMUNITY cloud: rejected (lenient: dropped)."`
+	DockerArgs              string            `json:"dockerArgs" doc:"Not in v1's document; sent by runpodctl (--docker-args). Translated (v2 args, verbatim). With a non-empty dockerStartCmd both must give the same command line, else 400."`
+	MinCudaVersion          string            `json:"minCudaVersion" enum:"cudaVersion" doc:"Not in v1's document; sent by runpodctl (--min-cuda-version). GPU pods: translated (v2 gpu.minCudaVersion; with allowedCudaVersions, only the versions at or above it are sent). CPU pods: ignored, as v1 ignored GPU fields there."`
 }
 
 type docPodUpdateInput struct {
 	Name                    string            `json:"name" doc:"Translated (v2 name)."`
 	ImageName               string            `json:"imageName" doc:"Translated (v2 image)."`
 	ContainerDiskInGb       *int              `json:"containerDiskInGb" nullable:"1" doc:"Translated (v2 disk); null ignored."`
-	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Translated (v2 registry); \"\" clears it."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" nullable:"1" doc:"Translated (v2 registry); null removes the credential, \"\" leaves it unchanged."`
 	DockerEntrypoint        []string          `json:"dockerEntrypoint" doc:"[] dropped; non-empty rejected (lenient: dropped)."`
 	DockerStartCmd          []string          `json:"dockerStartCmd" doc:"Translated (v2 args); [] clears it."`
+	DockerArgs              string            `json:"dockerArgs" doc:"Not in v1's document (runpodctl). Translated (v2 args, verbatim)."`
 	Env                     map[string]string `json:"env" doc:"Translated (v2 env): replaces the whole env."`
 	Ports                   []string          `json:"ports" doc:"Translated (v2 ports)."`
 	GlobalNetworking        bool              `json:"globalNetworking" doc:"Translated (v2 globalNetworking)."`
@@ -71,46 +74,60 @@ type docPodUpdateInput struct {
 // Serverless endpoints
 
 type docEndpointCreateInput struct {
-	TemplateID          string   `json:"templateId" req:"1" doc:"Translated (v2 templateId); echoed in the answer. v2 copies the template's settings once: later template edits do not roll out."`
-	Name                string   `json:"name" doc:"Translated (v2 name); \"\" and more than 191 characters rejected. Absent: the template's name (one GET /v2/templates/{id})."`
-	ComputeType         string   `json:"computeType" enum:"computeType" default:"\"GPU\"" doc:"Selects the v2 gpu or cpu block. v2 type QUEUE is always sent."`
-	GpuTypeIDs          []string `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated: v2 gpu.pools (the serverless pool of each listed type) plus gpu.excludedTypes (every other type of those pools), from the v2 GPU catalog, so that exactly these types are eligible today. Hazard: a type v2 later adds to one of those pools becomes eligible too. Required for GPU endpoints; order is lost."`
-	GpuCount            int      `json:"gpuCount" min:"1" default:"1" doc:"Translated (v2 gpu.count)."`
-	AllowedCudaVersions []string `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated (v2 gpu.allowedCudaVersions)."`
-	MinCudaVersion      string   `json:"minCudaVersion" enum:"cudaVersion" doc:"Translated (v2 gpu.minCudaVersion); with allowedCudaVersions, only the versions at or above it are sent."`
-	CPUFlavorIDs        []string `json:"cpuFlavorIds" enum:"endpointCpuFlavorId" doc:"Translated (v2 cpu[].id). Required for CPU endpoints."`
-	VcpuCount           int      `json:"vcpuCount" default:"2" doc:"Translated (v2 cpu[].vcpuCount, the same for every flavor); a power of two, at least 2."`
-	DataCenterIDs       []string `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds, which v2 calls preferred)."`
-	ExecutionTimeoutMs  int      `json:"executionTimeoutMs" doc:"Translated (v2 timeout). Absent: v2's 300000 ms."`
-	Flashboot           bool     `json:"flashboot" doc:"Translated: true → v2 FLASHBOOT, false → OFF."`
-	IdleTimeout         int      `json:"idleTimeout" min:"1" max:"3600" default:"5" doc:"Translated (v2 workers.idleTimeout); the v1 default 5 is sent (v2's default is 10). Not sent with REQUEST_COUNT scaling, which v2 refuses it for."`
-	NetworkVolumeID     string   `json:"networkVolumeId" doc:"Translated (v2 networkVolumes)."`
-	NetworkVolumeIDs    []string `json:"networkVolumeIds" doc:"Translated (v2 networkVolumes)."`
-	ScalerType          string   `json:"scalerType" enum:"scalerType" default:"\"QUEUE_DELAY\"" doc:"Translated (v2 scaling.type)."`
-	ScalerValue         int      `json:"scalerValue" min:"1" default:"4" doc:"Translated (v2 scaling.queueDelay or scaling.requestCount)."`
-	WorkersMin          int      `json:"workersMin" min:"0" doc:"Translated (v2 workers.min)."`
-	WorkersMax          int      `json:"workersMax" min:"0" doc:"Translated (v2 workers.max)."`
+	TemplateID              string            `json:"templateId" req:"1" doc:"Translated (v2 templateId); echoed in the answer. v2 copies the template's settings once: later template edits do not roll out."`
+	Name                    string            `json:"name" doc:"Translated (v2 name); more than 191 characters rejected. Absent or \"\": the template's name (one GET /v2/templates/{id})."`
+	ComputeType             string            `json:"computeType" enum:"computeType" default:"\"GPU\"" doc:"Selects the v2 gpu or cpu block. v2 type QUEUE is always sent."`
+	GpuTypeIDs              []string          `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated: v2 gpu.pools (the serverless pool of each listed type) plus gpu.excludedTypes (every other type of those pools), from the v2 GPU catalog, so that exactly these types are eligible today. Hazard: a type v2 later adds to one of those pools becomes eligible too. Required for GPU endpoints; order is lost."`
+	GpuCount                int               `json:"gpuCount" min:"1" default:"1" doc:"Translated (v2 gpu.count)."`
+	AllowedCudaVersions     []string          `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated (v2 gpu.allowedCudaVersions)."`
+	MinCudaVersion          string            `json:"minCudaVersion" enum:"cudaVersion" doc:"Translated (v2 gpu.minCudaVersion); with allowedCudaVersions, only the versions at or above it are sent."`
+	CPUFlavorIDs            []string          `json:"cpuFlavorIds" enum:"endpointCpuFlavorId" doc:"Translated (v2 cpu[].id). Absent, null, [] or \"\": every v1 endpoint CPU flavor, most available (v2 CPU catalog, SERVERLESS) first, named in X-Compat-Warning."`
+	VcpuCount               int               `json:"vcpuCount" default:"2" doc:"Translated (v2 cpu[].vcpuCount, the same for every flavor); a power of two, at least 2."`
+	DataCenterIDs           []string          `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds, which v2 calls preferred)."`
+	ExecutionTimeoutMs      int               `json:"executionTimeoutMs" doc:"Translated (v2 timeout). Absent: v2's 300000 ms."`
+	Flashboot               bool              `json:"flashboot" doc:"Translated: true → v2 FLASHBOOT, false → OFF. v2's modes as strings (OFF, FLASHBOOT, PRIORITY_FLASHBOOT; runpod-mcp) are passed as they are."`
+	IdleTimeout             int               `json:"idleTimeout" min:"1" max:"3600" default:"5" doc:"Translated (v2 workers.idleTimeout); the v1 default 5 is sent (v2's default is 10). Not sent with REQUEST_COUNT scaling, which v2 refuses it for."`
+	NetworkVolumeID         string            `json:"networkVolumeId" doc:"Translated (v2 networkVolumes)."`
+	NetworkVolumeIDs        []string          `json:"networkVolumeIds" doc:"Translated (v2 networkVolumes)."`
+	ScalerType              string            `json:"scalerType" enum:"scalerType" default:"\"QUEUE_DELAY\"" doc:"Translated (v2 scaling.type)."`
+	ScalerValue             int               `json:"scalerValue" min:"1" default:"4" doc:"Translated (v2 scaling.queueDelay or scaling.requestCount)."`
+	WorkersMin              int               `json:"workersMin" min:"0" doc:"Translated (v2 workers.min)."`
+	WorkersMax              int               `json:"workersMax" min:"0" doc:"Translated (v2 workers.max)."`
+	ImageName               string            `json:"imageName" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): a v1 endpoint runs its template's image; change the template."`
+	Args                    string            `json:"args" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): change the template's dockerStartCmd."`
+	ContainerDiskInGb       int               `json:"containerDiskInGb" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): change the template."`
+	Ports                   []string          `json:"ports" doc:"Not in v1's document; sent by runpod-mcp. [] ignored; otherwise rejected (lenient: dropped): change the template."`
+	Env                     map[string]string `json:"env" doc:"Not in v1's document; sent by runpod-mcp. {} ignored; otherwise rejected (lenient: dropped): change the template."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): change the template."`
+	GpuPoolIDs              []string          `json:"gpuPoolIds" doc:"Not in v1's document; sent by runpod-mcp. [] ignored; otherwise rejected (lenient: dropped): use gpuTypeIds."`
 }
 
 type docEndpointUpdateInput struct {
-	TemplateID          string   `json:"templateId" doc:"Translated: v2 applies the template's container settings once (X-Compat-Warning)."`
-	Name                string   `json:"name" doc:"Translated (v2 name)."`
-	GpuTypeIDs          []string `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated as on create; v2 pools and excludedTypes are always sent together, so that no exclusion is lost."`
-	GpuCount            int      `json:"gpuCount" min:"1" doc:"Translated (v2 gpu.count)."`
-	AllowedCudaVersions []string `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated; setting it clears minCudaVersion."`
-	MinCudaVersion      string   `json:"minCudaVersion" enum:"cudaVersion" doc:"Translated; setting it clears allowedCudaVersions."`
-	CPUFlavorIDs        []string `json:"cpuFlavorIds" enum:"endpointCpuFlavorId" doc:"Translated into a complete v2 cpu list."`
-	VcpuCount           int      `json:"vcpuCount" doc:"Translated (v2 cpu[].vcpuCount)."`
-	DataCenterIDs       []string `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds)."`
-	ExecutionTimeoutMs  int      `json:"executionTimeoutMs" doc:"Translated (v2 timeout)."`
-	Flashboot           bool     `json:"flashboot" doc:"Translated; true never downgrades an existing PRIORITY_FLASHBOOT."`
-	IdleTimeout         int      `json:"idleTimeout" min:"1" max:"3600" doc:"Translated (v2 workers.idleTimeout), except with REQUEST_COUNT scaling (X-Compat-Warning)."`
-	NetworkVolumeID     string   `json:"networkVolumeId" doc:"Translated into a full v2 networkVolumes list."`
-	NetworkVolumeIDs    []string `json:"networkVolumeIds" doc:"Translated into a full v2 networkVolumes list ([] detaches all)."`
-	ScalerType          string   `json:"scalerType" enum:"scalerType" doc:"Translated (v2 scaling.type); the missing half comes from the current endpoint."`
-	ScalerValue         int      `json:"scalerValue" min:"1" doc:"Translated (v2 scaling)."`
-	WorkersMin          int      `json:"workersMin" min:"0" doc:"Translated (v2 workers.min)."`
-	WorkersMax          int      `json:"workersMax" min:"0" doc:"Translated (v2 workers.max)."`
+	TemplateID              string            `json:"templateId" doc:"Translated: v2 applies the template's container settings once (X-Compat-Warning)."`
+	Name                    string            `json:"name" doc:"Translated (v2 name)."`
+	GpuTypeIDs              []string          `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated as on create; v2 pools and excludedTypes are always sent together, so that no exclusion is lost."`
+	GpuCount                int               `json:"gpuCount" min:"1" doc:"Translated (v2 gpu.count)."`
+	AllowedCudaVersions     []string          `json:"allowedCudaVersions" enum:"cudaVersion" doc:"Translated; setting it clears minCudaVersion."`
+	MinCudaVersion          string            `json:"minCudaVersion" enum:"cudaVersion" doc:"Translated; setting it clears allowedCudaVersions."`
+	CPUFlavorIDs            []string          `json:"cpuFlavorIds" enum:"endpointCpuFlavorId" doc:"Translated into a complete v2 cpu list."`
+	VcpuCount               int               `json:"vcpuCount" doc:"Translated (v2 cpu[].vcpuCount)."`
+	DataCenterIDs           []string          `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds)."`
+	ExecutionTimeoutMs      int               `json:"executionTimeoutMs" doc:"Translated (v2 timeout)."`
+	Flashboot               bool              `json:"flashboot" doc:"Translated; true never downgrades an existing PRIORITY_FLASHBOOT. v2's modes as strings (runpod-mcp) are passed as they are."`
+	IdleTimeout             int               `json:"idleTimeout" min:"1" max:"3600" doc:"Translated (v2 workers.idleTimeout), except with REQUEST_COUNT scaling (X-Compat-Warning)."`
+	NetworkVolumeID         string            `json:"networkVolumeId" doc:"Translated into a full v2 networkVolumes list."`
+	NetworkVolumeIDs        []string          `json:"networkVolumeIds" doc:"Translated into a full v2 networkVolumes list ([] detaches all)."`
+	ScalerType              string            `json:"scalerType" enum:"scalerType" doc:"Translated (v2 scaling.type); the missing half comes from the current endpoint."`
+	ScalerValue             int               `json:"scalerValue" min:"1" doc:"Translated (v2 scaling)."`
+	WorkersMin              int               `json:"workersMin" min:"0" doc:"Translated (v2 workers.min)."`
+	WorkersMax              int               `json:"workersMax" min:"0" doc:"Translated (v2 workers.max)."`
+	ImageName               string            `json:"imageName" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): a v1 endpoint runs its template's image; change the template."`
+	Args                    string            `json:"args" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): change the template's dockerStartCmd."`
+	ContainerDiskInGb       int               `json:"containerDiskInGb" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): change the template."`
+	Ports                   []string          `json:"ports" doc:"Not in v1's document; sent by runpod-mcp. [] ignored; otherwise rejected (lenient: dropped): change the template."`
+	Env                     map[string]string `json:"env" doc:"Not in v1's document; sent by runpod-mcp. {} ignored; otherwise rejected (lenient: dropped): change the template."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Not in v1's document; sent by runpod-mcp. Rejected (lenient: dropped): change the template."`
+	GpuPoolIDs              []string          `json:"gpuPoolIds" doc:"Not in v1's document; sent by runpod-mcp. [] ignored; otherwise rejected (lenient: dropped): use gpuTypeIds."`
 }
 
 // ---------------------------------------------------------------------------
@@ -137,7 +154,7 @@ type docTemplateUpdateInput struct {
 	Name                    string            `json:"name" doc:"Translated (v2 name)."`
 	ImageName               string            `json:"imageName" doc:"Translated (v2 image)."`
 	ContainerDiskInGb       int               `json:"containerDiskInGb" doc:"Translated (v2 disk)."`
-	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Translated (v2 registry); \"\" clears it."`
+	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" nullable:"1" doc:"Translated (v2 registry); null removes the credential, \"\" leaves it unchanged."`
 	DockerEntrypoint        []string          `json:"dockerEntrypoint" doc:"[] dropped; non-empty rejected (lenient: dropped)."`
 	DockerStartCmd          []string          `json:"dockerStartCmd" doc:"Translated (v2 args); [] clears it."`
 	Env                     map[string]string `json:"env" doc:"Translated (v2 env): replaces the whole env."`
@@ -152,18 +169,19 @@ type docTemplateUpdateInput struct {
 // Network volumes and registry credentials
 
 type docNetworkVolumeCreateInput struct {
-	Name         string `json:"name" req:"1" doc:"Translated (v2 name); must not be empty."`
+	Name         string `json:"name" req:"1" doc:"Translated (v2 name); \"\" counts as not sent."`
 	Size         int    `json:"size" req:"1" min:"10" max:"4096" doc:"Translated (v2 size, GB). Checked before any v2 call against v2's bounds 10-4096 (v1 documented 0-4000): 0-9 is rejected, never rounded up (storage is billed by size)."`
-	DataCenterID string `json:"dataCenterId" req:"1" doc:"Translated (v2 dataCenter). The v2 storage tier (type) is not sent: v2 uses the data center's default tier."`
+	DataCenterID string `json:"dataCenterId" req:"1" doc:"Translated (v2 dataCenter)."`
+	VolumeType   string `json:"volumeType" enum:"volumeType" doc:"Not in v1's document; sent by runpod-mcp. Translated (v2 type, the storage tier); other values rejected. Absent or \"\": not sent, v2 uses the data center's default tier."`
 }
 
 type docNetworkVolumeUpdateInput struct {
-	Name string `json:"name" doc:"Translated (v2 name); must not be empty."`
+	Name string `json:"name" doc:"Translated (v2 name); \"\" leaves it unchanged (a size-only update)."`
 	Size int    `json:"size" min:"10" max:"4096" doc:"Translated (v2 size) after reading the volume: a decrease is rejected naming the current size; the current size itself changes nothing (v1 required a larger one). An empty body answers the volume unchanged, without a v2 PATCH."`
 }
 
 type docRegistryCreateInput struct {
-	Name     string `json:"name" req:"1" doc:"Translated (v2 name); must not be empty."`
+	Name     string `json:"name" req:"1" doc:"Translated (v2 name); \"\" counts as not sent."`
 	Username string `json:"username" req:"1" doc:"Translated (v2 username); write-only, never returned."`
 	Password string `json:"password" req:"1" doc:"Translated (v2 password); write-only, never returned, never echoed in messages."`
 }
@@ -294,8 +312,8 @@ func componentSchemas() (omap[*oaSchema], []string) {
 	mergeProperties(pod, g.object(v1WorkerType))
 	pod.XOmitted = podOmitted
 	add("Pod", "A v1 Pod built from a v2 Pod (or, for serverless workers, from a v2 Worker: id, image, gpu, lastStartedAt, endpointId, aiApiId, slsVersion, desiredStatus). Fields v2 cannot provide are omitted, never invented (see x-omitted).", pod)
-	add("PodCreateInput", "v1 PodCreateInput. Unknown fields are ignored and named in X-Compat-Warning.", g.object(reflect.TypeFor[docPodCreateInput]()))
-	add("PodUpdateInput", "v1 PodUpdateInput. Only the fields sent are changed; v1 defaults are never applied on update.", g.object(reflect.TypeFor[docPodUpdateInput]()))
+	add("PodCreateInput", "v1 PodCreateInput. Unknown fields are ignored and named in X-Compat-Warning. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docPodCreateInput]()))
+	add("PodUpdateInput", "v1 PodUpdateInput. Only the fields sent are changed; v1 defaults are never applied on update. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docPodUpdateInput]()))
 
 	ep := g.object(v1EndpointType)
 	if w, ok := ep.Properties.get("workers"); ok {
@@ -306,21 +324,21 @@ func componentSchemas() (omap[*oaSchema], []string) {
 	}
 	ep.XOmitted = endpointOmitted
 	add("Endpoint", "A v1 Endpoint built from a v2 serverless endpoint.", ep)
-	add("EndpointCreateInput", "v1 EndpointCreateInput. v2 type QUEUE is always sent.", g.object(reflect.TypeFor[docEndpointCreateInput]()))
-	add("EndpointUpdateInput", "v1 EndpointUpdateInput. Only the fields sent are changed.", g.object(reflect.TypeFor[docEndpointUpdateInput]()))
+	add("EndpointCreateInput", "v1 EndpointCreateInput. v2 type QUEUE is always sent. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docEndpointCreateInput]()))
+	add("EndpointUpdateInput", "v1 EndpointUpdateInput. Only the fields sent are changed. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docEndpointUpdateInput]()))
 
 	tpl := g.object(v1TemplateType)
 	tpl.XOmitted = templateOmitted
 	add("Template", "A v1 Template built from a v2 template.", tpl)
-	add("TemplateCreateInput", "v1 TemplateCreateInput. startJupyter false and startSsh true are sent explicitly (v2 defaults both to true).", g.object(reflect.TypeFor[docTemplateCreateInput]()))
-	add("TemplateUpdateInput", "v1 TemplateUpdateInput. Only the fields sent are changed.", g.object(reflect.TypeFor[docTemplateUpdateInput]()))
+	add("TemplateCreateInput", "v1 TemplateCreateInput. startJupyter false and startSsh true are sent explicitly (v2 defaults both to true). An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docTemplateCreateInput]()))
+	add("TemplateUpdateInput", "v1 TemplateUpdateInput. Only the fields sent are changed. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docTemplateUpdateInput]()))
 
 	add("NetworkVolume", "A v1 NetworkVolume built from a v2 network volume (dataCenter → dataCenterId; the v2 storage tier is not shown).", g.object(reflect.TypeFor[v1NetworkVolume]()))
-	add("NetworkVolumeCreateInput", "v1 NetworkVolumeCreateInput. Unknown fields are ignored and named in X-Compat-Warning.", g.object(reflect.TypeFor[docNetworkVolumeCreateInput]()))
-	add("NetworkVolumeUpdateInput", "v1 NetworkVolumeUpdateInput.", g.object(reflect.TypeFor[docNetworkVolumeUpdateInput]()))
+	add("NetworkVolumeCreateInput", "v1 NetworkVolumeCreateInput. Unknown fields are ignored and named in X-Compat-Warning. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docNetworkVolumeCreateInput]()))
+	add("NetworkVolumeUpdateInput", "v1 NetworkVolumeUpdateInput. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docNetworkVolumeUpdateInput]()))
 
 	add("ContainerRegistryAuth", "A v1 container registry credential: id and name only (credentials are write-only).", g.object(reflect.TypeFor[v1Registry]()))
-	add("ContainerRegistryAuthCreateInput", "v1 ContainerRegistryAuthCreateInput.", g.object(reflect.TypeFor[docRegistryCreateInput]()))
+	add("ContainerRegistryAuthCreateInput", "v1 ContainerRegistryAuthCreateInput. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docRegistryCreateInput]()))
 
 	br := g.object(reflect.TypeFor[v1BillingRecord]())
 	br.XOmitted = billingOmitted

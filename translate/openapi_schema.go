@@ -128,6 +128,7 @@ var oaEnums = map[string][]string{
 	"bucketSize":          {"day", "hour", "month", "week", "year"},
 	"podGrouping":         {"gpuTypeId", "podId"},
 	"endpointGrouping":    {"endpointId", "gpuTypeId", "podId"},
+	"volumeType":          sortedSet(v2VolumeTypes),
 }
 
 func sortedSet(m map[string]struct{}) []string {

@@ -66,6 +66,13 @@ var (
 	v1PriorityValues = setOf("availability", "custom")
 )
 
+// IsV1GPUTypeID reports whether id is one of v1's GPU type ids (the
+// gpuTypeIds enum of PodCreateInput), as the configuration checks them.
+func IsV1GPUTypeID(id string) bool {
+	_, ok := v1GPUTypeIDs[id]
+	return ok
+}
+
 func setOf(vals ...string) map[string]struct{} {
 	m := make(map[string]struct{}, len(vals))
 	for _, v := range vals {
@@ -81,10 +88,13 @@ var (
 		"dataCenterPriority", "dockerEntrypoint", "dockerStartCmd", "env", "globalNetworking", "gpuCount",
 		"gpuTypeIds", "gpuTypePriority", "imageName", "interruptible", "locked", "minDiskBandwidthMBps",
 		"minDownloadMbps", "minRAMPerGPU", "minUploadMbps", "minVCPUPerGPU", "name", "networkVolumeId",
-		"ports", "supportPublicIp", "templateId", "vcpuCount", "volumeInGb", "volumeMountPath")
+		"ports", "supportPublicIp", "templateId", "vcpuCount", "volumeInGb", "volumeMountPath",
+		// Outside the v1 document, sent by real clients (runpodctl 2.7:
+		// --docker-args, --min-cuda-version) and translated like v1 fields (P1).
+		"dockerArgs", "minCudaVersion")
 	podUpdateFields = setOf("containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint",
 		"dockerStartCmd", "env", "globalNetworking", "imageName", "locked", "name", "ports",
-		"volumeInGb", "volumeMountPath")
+		"volumeInGb", "volumeMountPath", "dockerArgs")
 )
 
 // bodyFields reads the top-level fields of a v1 JSON object body, collecting
@@ -121,11 +131,12 @@ func parseBodyObject(body []byte, schema string) (*bodyFields, string) {
 	return &bodyFields{obj: obj}, ""
 }
 
-// unknown lists the keys outside known, sorted.
+// unknown lists the keys outside known, sorted. A key sent as "" or null
+// is not listed: nothing was asked for, so nothing is being ignored.
 func (b *bodyFields) unknown(known map[string]struct{}) []string {
 	var out []string
-	for k := range b.obj {
-		if _, ok := known[k]; !ok {
+	for k, r := range b.obj {
+		if _, ok := known[k]; !ok && !isUnset(r) {
 			out = append(out, k)
 		}
 	}
@@ -137,14 +148,21 @@ func (b *bodyFields) fail(field, format string, args ...any) {
 	b.errs = append(b.errs, field+": "+fmt.Sprintf(format, args...))
 }
 
-// raw returns a field's JSON; absent and null are both "not sent".
+// raw returns a field's JSON; absent, null and the empty string are all
+// "not sent" (P3, issue 14 item 1a: clients that send every field they know
+// send "" for the ones the user did not give), so v1's default applies on a
+// create and the value is left unchanged on an update. A field where null
+// has a meaning of its own reads b.obj itself (isNull).
 func (b *bodyFields) raw(field string) (json.RawMessage, bool) {
 	r, ok := b.obj[field]
-	if !ok || isJSONNull(r) {
+	if !ok || isUnset(r) {
 		return nil, false
 	}
 	return r, true
 }
+
+// isUnset reports whether a field's JSON means "not sent": null or "".
+func isUnset(r json.RawMessage) bool { return isJSONNull(r) || string(r) == `""` }
 
 // isNull reports whether the field was sent as an explicit null.
 func (b *bodyFields) isNull(field string) bool {
@@ -368,30 +386,47 @@ func (b *bodyFields) ports(field string) ([]string, bool) {
 	return vals, true
 }
 
-func listOf(m map[string]struct{}) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return strings.Join(keys, ", ")
-}
+func listOf(m map[string]struct{}) string { return strings.Join(sortedKeys(m), ", ") }
 
-// validName checks v1 name rules (maxLength 191) and v2's minLength 1.
+// name checks v1 name rules (maxLength 191); "" is "not sent" (raw), which
+// also keeps v2's minLength 1.
 func (b *bodyFields) name(field string) (string, bool) {
 	s, ok := b.str(field)
 	if !ok {
 		return "", false
 	}
-	switch n := utf8.RuneCountInString(s); {
-	case n == 0:
-		b.fail(field, "must not be empty")
-		return "", false
-	case n > v1NameMaxLength:
+	if n := utf8.RuneCountInString(s); n > v1NameMaxLength {
 		b.fail(field, "must be at most %d characters, got %d", v1NameMaxLength, n)
 		return "", false
 	}
 	return s, true
+}
+
+// dockerArgs reads dockerArgs, a string outside the v1 document that
+// runpodctl sends for --docker-args (v1's backend took it as the container
+// command line): it becomes v2 args, verbatim. With a non-empty
+// dockerStartCmd already in *args, the two must say the same thing. It
+// reports whether dockerArgs was sent.
+func (b *bodyFields) dockerArgs(args **string) bool {
+	s, ok := b.str("dockerArgs")
+	if !ok {
+		return false
+	}
+	if *args != nil && **args != "" && **args != s {
+		b.fail("dockerArgs", "both dockerArgs and dockerStartCmd set the container's start command and they differ (%q vs %q); send one of them", s, **args)
+		return false
+	}
+	*args = &s
+	return true
+}
+
+func sortedKeys(m map[string]struct{}) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // untranslatable is a v1 field with no v2 home that changes behaviour, cost
@@ -415,8 +450,10 @@ type podCreate struct {
 
 	candidates     []string // gpuTypeIds or cpuFlavorIds, deduplicated, in the client's order
 	customPriority bool     // gpuTypePriority / cpuFlavorPriority = custom
+	chosen         bool     // no gpuTypeIds / cpuFlavorIds: the gateway chooses (P3)
 	gpuCount       int
 	cudaVersions   []string
+	minCuda        string // minCudaVersion (runpodctl), when allowedCudaVersions is empty
 	vcpuCount      int
 
 	cloud         string // "" when not sent and templateId is set
@@ -483,10 +520,12 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 			}
 			in.vcpuCount = vcpu
 		}
-		if !cpuSent || len(cpuIDs) == 0 {
-			if !hasFieldError(b.errs, "cpuFlavorIds") {
-				b.fail("cpuFlavorIds", "is required for a CPU pod (computeType CPU): the gateway does not choose a CPU flavor for you")
-			}
+		if (!cpuSent || len(cpuIDs) == 0) && !hasFieldError(b.errs, "cpuFlavorIds") {
+			// v1 did not require cpuFlavorIds (P3): every v1 CPU flavor,
+			// ranked by availability in the v2 CPU catalog.
+			in.chosen = true
+			in.candidates = sortedKeys(v1CPUFlavorIDs)
+			in.customPriority = false
 		}
 	} else {
 		in.candidates, in.customPriority = gpuIDs, gpuPrio == "custom"
@@ -498,10 +537,21 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 			in.gpuCount = gpuCount
 		}
 		in.cudaVersions = cudas
-		if !gpuSent || len(gpuIDs) == 0 {
-			if !hasFieldError(b.errs, "gpuTypeIds") {
-				b.fail("gpuTypeIds", "is required for a GPU pod: the gateway does not choose a GPU type for you")
+		if minCuda, ok := b.enum("minCudaVersion", v1CudaVersions); ok && !hasFieldError(b.errs, "allowedCudaVersions") {
+			// runpodctl's --min-cuda-version: v2's gpu.minCudaVersion, or
+			// the allowed set narrowed to it (v2 refuses both together).
+			allowed, floor, m := cudaConstraint(&in.cudaVersions, minCuda)
+			if m != "" {
+				b.errs = append(b.errs, m)
+			} else {
+				in.cudaVersions, in.minCuda = *allowed, floor
 			}
+		}
+		if (!gpuSent || len(gpuIDs) == 0) && !hasFieldError(b.errs, "gpuTypeIds") {
+			// v1 chose the GPU type itself (P3): the candidates come from the
+			// v2 catalog (rankCandidates), narrowed by default_gpu_types.
+			in.chosen = true
+			in.candidates, in.customPriority = nil, false
 		}
 		if minRAMSent && minRAM != v1DefaultMinRAMPer && minRAM != 0 {
 			in.untrans = append(in.untrans, untranslatable{"minRAMPerGPU", "v2 has no per-GPU RAM constraint; the pod could land on a host with less RAM"})
@@ -562,6 +612,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 		a := JoinArgs(cmd)
 		in.args = &a
 	}
+	b.dockerArgs(&in.args)
 	if e, ok := b.env("env"); ok && len(e) > 0 {
 		in.env = e
 	}
@@ -681,6 +732,7 @@ type v2CreateGPU struct {
 	ID                  string   `json:"id"`
 	Count               int      `json:"count"`
 	AllowedCudaVersions []string `json:"allowedCudaVersions,omitempty"`
+	MinCudaVersion      string   `json:"minCudaVersion,omitempty"`
 }
 
 type v2CreateCPU struct {
@@ -719,7 +771,7 @@ func (in *podCreate) baseBody() v2CreatePodBody {
 	if in.cpu {
 		body.CPU = &v2CreateCPU{VcpuCount: in.vcpuCount}
 	} else {
-		body.GPU = &v2CreateGPU{Count: in.gpuCount, AllowedCudaVersions: in.cudaVersions}
+		body.GPU = &v2CreateGPU{Count: in.gpuCount, AllowedCudaVersions: in.cudaVersions, MinCudaVersion: in.minCuda}
 	}
 	return body
 }
@@ -774,9 +826,6 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.fields++
 	}
 	if s, ok := b.str("imageName"); ok {
-		if s == "" {
-			b.fail("imageName", "must not be empty")
-		}
 		u.body.Image = &s
 		u.fields++
 	}
@@ -787,7 +836,8 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.body.Disk = &d
 		u.fields++
 	}
-	if s, ok := b.str("containerRegistryAuthId"); ok {
+	if s, ok := b.str("containerRegistryAuthId"); ok || b.isNull("containerRegistryAuthId") {
+		// "" is "not set" (unchanged); null removes the credential.
 		ns := nullableString(s)
 		u.body.Registry = &ns
 		u.fields++
@@ -798,6 +848,9 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 	if cmd, ok := b.strings("dockerStartCmd"); ok {
 		a := JoinArgs(cmd) // [] → "" clears (H-args)
 		u.body.Args = &a
+		u.fields++
+	}
+	if had := u.body.Args != nil; b.dockerArgs(&u.body.Args) && !had {
 		u.fields++
 	}
 	if e, ok := b.env("env"); ok {
@@ -828,9 +881,6 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.volumeInGb = &v
 	}
 	if s, ok := b.str("volumeMountPath"); ok {
-		if s == "" {
-			b.fail("volumeMountPath", "must not be empty")
-		}
 		u.mountPath = s
 	}
 	if len(b.errs) > 0 {

@@ -136,6 +136,9 @@ type podCreator struct {
 	candDCs  map[string][]string // per-candidate data centers (countryCodes)
 	cands    []string
 	existing map[string]bool // pods that existed before the first create; nil if unknown
+
+	chosenOf   int               // in.chosen: how many types were eligible (podchoose.go)
+	chosenDesc map[string]string // in.chosen: availability and price of each candidate
 }
 
 func (cr *podCreator) run() *Result {
@@ -154,6 +157,9 @@ func (cr *podCreator) run() *Result {
 	created, r := cr.createLoop()
 	if r != nil {
 		return r
+	}
+	if in.chosen {
+		cr.warnChosen(created)
 	}
 	if in.locked {
 		cr.lock(created)
@@ -268,9 +274,11 @@ type v2GPUCatalog struct {
 }
 
 type v2GPUType struct {
-	ID    string `json:"id"`
-	Name  string `json:"name"`
-	Price struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Secure    bool   `json:"secure"`
+	Community bool   `json:"community"`
+	Price     struct {
 		Secure    *float64 `json:"secure"`
 		Community *float64 `json:"community"`
 	} `json:"price"`
@@ -281,10 +289,19 @@ type v2GPUType struct {
 }
 
 type v2CPUCatalog struct {
-	CPUs []struct {
-		ID           string `json:"id"`
-		Availability string `json:"availability"`
-	} `json:"cpus"`
+	CPUs []v2CPUType `json:"cpus"`
+}
+
+type v2CPUType struct {
+	ID    string `json:"id"`
+	Price struct {
+		SecurePerVcpu     float64 `json:"securePerVcpu"`
+		ServerlessPerVcpu float64 `json:"serverlessPerVcpu"`
+	} `json:"price"`
+	Availability string `json:"availability"`
+	DataCenters  []struct {
+		ID string `json:"id"`
+	} `json:"dataCenters"`
 }
 
 // availabilityRank orders catalog availability: HIGH first, NONE and
@@ -307,7 +324,7 @@ func (cr *podCreator) rankCandidates() *Result {
 	in := cr.in
 	cr.cands = in.candidates
 	needOrder := !in.customPriority && len(in.candidates) > 1
-	if !needOrder && len(in.countryCodes) == 0 {
+	if !needOrder && len(in.countryCodes) == 0 && !in.chosen {
 		return nil
 	}
 	q := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}}
@@ -327,11 +344,14 @@ func (cr *podCreator) rankCandidates() *Result {
 		}
 		if len(in.cudaVersions) > 0 {
 			q.Set("cudaVersions", strings.Join(in.cudaVersions, ","))
+		} else if in.minCuda != "" {
+			q.Set("minCudaVersion", in.minCuda)
 		}
 	}
 	a, err := podCall(cr.ctx, cr.c, http.MethodGet, path, q, nil)
 	var rank map[string]int
 	var gpus *v2GPUCatalog
+	var cpus *v2CPUCatalog
 	failure := ""
 	switch {
 	case err != nil:
@@ -346,6 +366,7 @@ func (cr *podCreator) rankCandidates() *Result {
 				failure = "unreadable answer"
 				break
 			}
+			cpus = cat
 			for _, t := range cat.CPUs {
 				rank[t.ID] = availabilityRank(t.Availability)
 			}
@@ -374,10 +395,20 @@ func (cr *podCreator) rankCandidates() *Result {
 			}
 			return Fail(http.StatusBadGateway, "countryCodes: the v2 GPU catalog could not be read to resolve them")
 		}
+		if in.chosen {
+			if r := cr.chooseUnranked(err, a, failure); r != nil {
+				return r
+			}
+			return nil
+		}
 		cr.notes.warn(CodeCandidatesUnranked, "candidates were tried in the order given: the v2 catalog could not be read to rank them by availability ("+failure+")")
 		return nil
 	}
-	if needOrder {
+	if in.chosen {
+		if r := cr.choose(gpus, cpus); r != nil {
+			return r
+		}
+	} else if needOrder {
 		cands := append([]string(nil), in.candidates...)
 		sort.SliceStable(cands, func(i, j int) bool {
 			ri, ok := rank[cands[i]]
@@ -417,7 +448,7 @@ func (cr *podCreator) rankCandidates() *Result {
 				where = " within " + strings.Join(cr.dcs, ", ")
 			}
 			return Fail(http.StatusBadRequest, fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
-				strings.Join(in.countryCodes, ", "), where, strings.Join(in.candidates, ", ")))
+				strings.Join(in.countryCodes, ", "), where, strings.Join(cr.cands, ", ")))
 		}
 		cr.cands = kept
 	}

@@ -53,9 +53,9 @@ func parseRegistryCreate(body []byte) (*v2CreateRegistryBody, []string, string) 
 		return nil, nil, msg
 	}
 	out := &v2CreateRegistryBody{}
-	out.Name, _ = b.nonEmptyString("name")
-	out.Username, _ = b.nonEmptyString("username")
-	out.Password, _ = b.nonEmptyString("password")
+	out.Name, _ = b.str("name")
+	out.Username, _ = b.str("username")
+	out.Password, _ = b.str("password")
 	b.require("name", "username", "password")
 	if len(b.errs) > 0 {
 		return nil, nil, "invalid ContainerRegistryAuthCreateInput: " + strings.Join(b.errs, "; ")

@@ -19,7 +19,7 @@ func TestCreateRegistry(t *testing.T) {
 		{name: "translated, 200 not 201", body: `{"name":"hub","username":"me","password":"` + secret + `"}`, call: true, status: 200},
 		{name: "unknown fields ignored with a warning", body: `{"name":"hub","username":"me","password":"` + secret + `","registry":"docker.io"}`, call: true, status: 200, warn: "registry"},
 		{name: "every required field named", body: `{}`, status: 400, msg: []string{"name: is required", "username: is required", "password: is required"}},
-		{name: "empty strings", body: `{"name":"","username":"","password":""}`, status: 400, msg: []string{"name: must not be empty", "username: must not be empty", "password: must not be empty"}},
+		{name: "empty strings", body: `{"name":"","username":"","password":""}`, status: 400, msg: []string{"name: is required", "username: is required", "password: is required"}},
 		{name: "wrong types", body: `{"name":"hub","username":"me","password":12345}`, status: 400, msg: []string{"password: must be a string, got a number"}},
 		{name: "not an object", body: `"` + secret + `"`, status: 400, msg: []string{"JSON object"}},
 	}

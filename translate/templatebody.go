@@ -91,16 +91,6 @@ func (b *bodyFields) templateCommon(in *templateInput) {
 	}
 }
 
-// nonEmptyStr reads a string that must not be empty when sent.
-func (b *bodyFields) nonEmptyStr(field string) (string, bool) {
-	s, ok := b.str(field)
-	if ok && s == "" {
-		b.fail(field, "must not be empty")
-		return "", false
-	}
-	return s, ok
-}
-
 // volumeSize reads volumeInGb (v2 persistent mounts are at least 10 GB).
 func (b *bodyFields) volumeSize(allowZero bool) (*int, bool) {
 	v, ok := b.integer("volumeInGb")
@@ -138,12 +128,12 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 	b.templateCommon(&in.templateInput)
 	out := &in.body
 	out.StartJupyter, out.StartSsh = false, true
-	if s, ok := b.nonEmptyStr("name"); ok {
+	if s, ok := b.str("name"); ok {
 		out.Name = s
 	} else if !hasFieldError(b.errs, "name") {
 		b.fail("name", "is required")
 	}
-	if s, ok := b.nonEmptyStr("imageName"); ok {
+	if s, ok := b.str("imageName"); ok {
 		out.Image = s
 	} else if !hasFieldError(b.errs, "imageName") {
 		b.fail("imageName", "is required")
@@ -224,10 +214,10 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 	u.unknownKeys = b.unknown(templateUpdateFields)
 	b.templateCommon(&u.templateInput)
 	out := &u.body
-	if s, ok := b.nonEmptyStr("name"); ok {
+	if s, ok := b.str("name"); ok {
 		out.Name = &s
 	}
-	if s, ok := b.nonEmptyStr("imageName"); ok {
+	if s, ok := b.str("imageName"); ok {
 		out.Image = &s
 	}
 	if d, ok := b.integer("containerDiskInGb"); ok {
@@ -236,8 +226,8 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 		}
 		out.Disk = &d
 	}
-	if s, ok := b.str("containerRegistryAuthId"); ok {
-		ns := nullableString(s) // "" clears
+	if s, ok := b.str("containerRegistryAuthId"); ok || b.isNull("containerRegistryAuthId") {
+		ns := nullableString(s) // null clears; "" is "not set" (unchanged)
 		out.Registry = &ns
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok {
@@ -254,7 +244,7 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 		out.Public = &v
 	}
 	u.volumeInGb, _ = b.volumeSize(false)
-	if s, ok := b.nonEmptyStr("volumeMountPath"); ok {
+	if s, ok := b.str("volumeMountPath"); ok {
 		u.mountPath = s
 	}
 	if len(b.errs) > 0 {

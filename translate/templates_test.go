@@ -101,7 +101,7 @@ func TestCreateTemplateRejects(t *testing.T) {
 		want       []string
 	}{
 		{"required", `{}`, nil, []string{"name: is required", "imageName: is required"}},
-		{"empty", `{"name":"","imageName":""}`, nil, []string{"name: must not be empty", "imageName: must not be empty"}},
+		{"empty", `{"name":"","imageName":""}`, nil, []string{"name: is required", "imageName: is required"}},
 		{"bad values", `{"name":"t","imageName":"i","category":"TPU","containerDiskInGb":0,"volumeInGb":5,"env":{"A":1},"ports":[1],"isPublic":"no"}`, nil,
 			[]string{"category:", "containerDiskInGb: must be at least 1", "volumeInGb: v2 volumes are at least 10 GB", "env.A: must be a string", "ports: element 0", "isPublic: must be a boolean"}},
 		{"entrypoint (strict)", `{"name":"t","imageName":"i","dockerEntrypoint":["sh"]}`, nil, []string{"dockerEntrypoint: v2 has no entrypoint override", "V1GW_COMPAT_MODE=lenient"}},
@@ -222,7 +222,7 @@ func TestUpdateTemplate(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{name: "fields without pre-read", body: `{"name":"n","imageName":"i:2","containerDiskInGb":60,"containerRegistryAuthId":"","dockerStartCmd":[],"env":{},"ports":[],"isPublic":true}`,
+		{name: "fields without pre-read", body: `{"name":"n","imageName":"i:2","containerDiskInGb":60,"containerRegistryAuthId":null,"dockerStartCmd":[],"env":{},"ports":[],"isPublic":true}`,
 			want: `{"name":"n","image":"i:2","args":"","disk":60,"env":{},"ports":[],"registry":null,"public":true}`},
 		{name: "volume size keeps the path", body: `{"volumeInGb":40}`, pre: []step{get(cur)}, want: `{"mounts":{"persistent":{"size":40,"path":"/workspace"}}}`},
 		{name: "path keeps the size", body: `{"volumeMountPath":"/data"}`, pre: []step{get(cur)}, want: `{"mounts":{"persistent":{"size":20,"path":"/data"}}}`},

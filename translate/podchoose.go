@@ -1,0 +1,215 @@
+package translate
+
+import (
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// A pod created without gpuTypeIds or cpuFlavorIds (P3, issue 14 item 1):
+// v1 did not require them and chose itself, by availability (the default
+// gpuTypePriority / cpuFlavorPriority). The gateway does the same from the
+// v2 catalog it already reads to rank candidates: every v1 type the catalog
+// shows available for this request (count or vCPUs, cloud, CUDA, data
+// centers), most available first, ties broken by the lower list price (or,
+// for GPUs, by the order of the operator's default_gpu_types, which also
+// narrows the set). Types the catalog shows unavailable are never tried, and
+// at most maxChosenCandidates creates are made, so that a create without
+// gpuTypeIds cannot become dozens of v2 POSTs. The choice is named in
+// X-Compat-Warning (gpu_type_chosen, cpu_flavor_chosen): GPU types differ in
+// price by more than ten times.
+
+// maxChosenCandidates bounds the creates of one pod created without
+// gpuTypeIds or cpuFlavorIds.
+const maxChosenCandidates = 8
+
+// chosenCandidate is one type the gateway may choose, with what the warning
+// says about it.
+type chosenCandidate struct {
+	id   string
+	rank int     // availabilityRank
+	tie  float64 // lower first: list price, or position in default_gpu_types
+	desc string  // "availability HIGH, list price $0.39/h per GPU on SECURE"
+}
+
+// choose sets cr.cands for a create without candidates from the catalog
+// just read (gpus for a GPU pod, cpus for a CPU pod).
+func (cr *podCreator) choose(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Result {
+	in := cr.in
+	var cs []chosenCandidate
+	if in.cpu {
+		for _, t := range cpus.CPUs {
+			if _, ok := v1CPUFlavorIDs[t.ID]; !ok {
+				continue
+			}
+			rank := availabilityRank(t.Availability)
+			if rank >= 3 || !cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID }) {
+				continue
+			}
+			cs = append(cs, chosenCandidate{id: t.ID, rank: rank, tie: t.Price.SecurePerVcpu,
+				desc: fmt.Sprintf("availability %s, list price $%.3f/h per vCPU", t.Availability, t.Price.SecurePerVcpu)})
+		}
+	} else {
+		cloud := cr.cloud()
+		defaults := cr.req.Options.DefaultGPUTypes
+		for _, t := range gpus.GPUs {
+			if _, ok := v1GPUTypeIDs[t.ID]; !ok {
+				continue
+			}
+			pos := slices.Index(defaults, t.ID)
+			if len(defaults) > 0 && pos < 0 {
+				continue
+			}
+			rank := availabilityRank(t.Availability)
+			onCloud := t.Secure
+			price := t.Price.Secure
+			if cloud == "COMMUNITY" {
+				onCloud, price = t.Community, t.Price.Community
+			}
+			if rank >= 3 || !onCloud || !cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID }) {
+				continue
+			}
+			c := chosenCandidate{id: t.ID, rank: rank, tie: math.Inf(1), desc: "availability " + t.Availability}
+			if price != nil {
+				c.tie = *price
+				c.desc += fmt.Sprintf(", list price $%.2f/h per GPU on %s", *price, cloud)
+			}
+			if len(defaults) > 0 {
+				c.tie = float64(pos)
+			}
+			cs = append(cs, c)
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].rank != cs[j].rank {
+			return cs[i].rank < cs[j].rank
+		}
+		if cs[i].tie != cs[j].tie {
+			return cs[i].tie < cs[j].tie
+		}
+		return cs[i].id < cs[j].id
+	})
+	if len(cs) == 0 {
+		return Fail(http.StatusBadRequest, cr.noneAvailable())
+	}
+	cr.chosenOf = len(cs)
+	if len(cs) > maxChosenCandidates {
+		cs = cs[:maxChosenCandidates]
+	}
+	cr.cands = make([]string, len(cs))
+	cr.chosenDesc = make(map[string]string, len(cs))
+	for i, c := range cs {
+		cr.cands[i] = c.id
+		cr.chosenDesc[c.id] = c.desc
+	}
+	return nil
+}
+
+// chooseUnranked handles a create without candidates when the catalog could
+// not be read (err, or answer a, summarised in failure). CPU flavors are few
+// and priced alike: all six are tried in turn. GPU types are not: without
+// the catalog the gateway does not pick among prices that differ more than
+// ten times, unless the operator named the types (default_gpu_types).
+func (cr *podCreator) chooseUnranked(err error, a *V2Answer, failure string) *Result {
+	in := cr.in
+	if in.cpu {
+		cr.notes.warn(CodeCandidatesUnranked, "cpuFlavorIds was not sent and the v2 CPU catalog could not be read to rank the v1 CPU flavors by availability ("+failure+"): they were tried in turn")
+		return nil
+	}
+	if defaults := cr.req.Options.DefaultGPUTypes; len(defaults) > 0 {
+		cr.cands = defaults
+		if len(cr.cands) > maxChosenCandidates {
+			cr.cands = cr.cands[:maxChosenCandidates]
+		}
+		cr.chosenOf = len(defaults)
+		cr.notes.warn(CodeCandidatesUnranked, "gpuTypeIds was not sent and the v2 GPU catalog could not be read to rank the gateway's default GPU types by availability ("+failure+"): they were tried in the configured order")
+		return nil
+	}
+	msg := "gpuTypeIds: not sent, and the v2 GPU catalog could not be read to choose a GPU type by availability and price (" + failure + "); send gpuTypeIds"
+	var r *Result
+	switch {
+	case err != nil:
+		r = FromCallError(err)
+	case a != nil && !a.OK():
+		r = FromV2Error(cr.req.Op, a)
+	default:
+		r = Fail(http.StatusBadGateway, msg)
+	}
+	r.Body = EncodeV1Error(msg)
+	return r
+}
+
+// offeredIn reports whether a type whose catalog entry lists n data centers
+// (id(i) each) can be placed where the pod must go (cr.dcs: dataCenterIds or
+// the network volume's). A type listed without data centers is kept: the
+// catalog omits them in some answers, and v2 decides.
+func (cr *podCreator) offeredIn(n int, id func(int) string) bool {
+	if cr.dcs == nil || n == 0 {
+		return true
+	}
+	for i := 0; i < n; i++ {
+		if slices.Contains(cr.dcs, id(i)) {
+			return true
+		}
+	}
+	return false
+}
+
+// cloud is the cloud the catalog was asked about.
+func (cr *podCreator) cloud() string {
+	if cr.in.cloud == "" {
+		return v1DefaultCloud
+	}
+	return cr.in.cloud
+}
+
+// noneAvailable is the 400 message of a create without candidates when the
+// catalog shows none of them available.
+func (cr *podCreator) noneAvailable() string {
+	in := cr.in
+	where := ""
+	if cr.dcs != nil {
+		where = " in " + strings.Join(cr.dcs, ", ")
+	}
+	if in.cpu {
+		return fmt.Sprintf("cpuFlavorIds: not sent, and the v2 CPU catalog shows none of the v1 CPU flavors (%s) available with vcpuCount %d%s; try again later, or send cpuFlavorIds",
+			listOf(v1CPUFlavorIDs), in.vcpuCount, where)
+	}
+	set := "v1's GPU types"
+	if d := cr.req.Options.DefaultGPUTypes; len(d) > 0 {
+		set = "the gateway's default GPU types (" + strings.Join(d, ", ") + ")"
+	}
+	return fmt.Sprintf("gpuTypeIds: not sent, and the v2 GPU catalog shows none of %s available for gpuCount %d on %s cloud%s; try again later, or send gpuTypeIds",
+		set, in.gpuCount, cr.cloud(), where)
+}
+
+// warnChosen names the type the gateway chose for p (gpu_type_chosen,
+// cpu_flavor_chosen).
+func (cr *podCreator) warnChosen(p *v2Pod) {
+	in := cr.in
+	id := ""
+	switch {
+	case in.cpu && p.CPU != nil:
+		id = p.CPU.ID
+	case !in.cpu && p.GPU != nil:
+		id = p.GPU.ID
+	}
+	desc := ""
+	if d := cr.chosenDesc[id]; d != "" {
+		desc = " (" + d + ")"
+	}
+	if in.cpu {
+		cr.notes.warn(CodeCPUFlavorChosen, fmt.Sprintf("cpuFlavorIds was not sent: the gateway chose %s%s, the first that v2 could create of %d v1 CPU flavors ranked by availability, then price; send cpuFlavorIds to choose",
+			id, desc, cr.chosenOf))
+		return
+	}
+	set := "v1 GPU types ranked by availability, then price"
+	if len(cr.req.Options.DefaultGPUTypes) > 0 {
+		set = "of the gateway's default GPU types (default_gpu_types) ranked by availability, then their configured order"
+	}
+	cr.notes.warn(CodeGPUTypeChosen, fmt.Sprintf("gpuTypeIds was not sent: the gateway chose %s%s, the first that v2 could create of %d %s; GPU types differ in price by more than ten times: send gpuTypeIds to choose",
+		id, desc, cr.chosenOf, set))
+}
