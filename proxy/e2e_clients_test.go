@@ -102,9 +102,14 @@ func (g *graphqlUpstream) last() (graphqlSeen, bool) {
 	return g.seen[len(g.seen)-1], true
 }
 
-func newClientWorld(t *testing.T, cfg func(*config.Config)) *clientWorld {
+// newClientWorld starts the gateway in front of a seeded simulator whose
+// clock starts at start (zero: a fixed day).
+func newClientWorld(t *testing.T, start time.Time, cfg func(*config.Config)) *clientWorld {
 	t.Helper()
-	clock := &e2eClock{t: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)}
+	if start.IsZero() {
+		start = time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)
+	}
+	clock := &e2eClock{t: start}
 	sim := v2sim.New(v2sim.Options{Now: clock.now, Keys: []string{"k1"}, Seed: true})
 	gql := &graphqlUpstream{}
 	mux := http.NewServeMux()
@@ -855,7 +860,7 @@ var clientReleases = []struct {
 func TestRealClientsEndToEnd(t *testing.T) {
 	for _, rel := range clientReleases {
 		t.Run(rel.name, func(t *testing.T) {
-			w := newClientWorld(t, nil)
+			w := newClientWorld(t, time.Time{}, nil)
 			names := map[string]bool{}
 			for _, c := range rel.cases() {
 				if names[c.name] {
