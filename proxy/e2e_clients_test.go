@@ -504,6 +504,15 @@ func runpodctl272() []clientCase {
 					t.Errorf("message %q does not name dataCenterIds", m)
 				}
 			}},
+		{name: c + "pod create --compute-type cpu --cloud-type COMMUNITY --public-ip (refused: v2 cannot promise it)",
+			method: "POST", path: "/v1/pods",
+			body:   `{"imageName":"ubuntu:22.04","computeType":"CPU","supportPublicIp":true,"containerDiskInGb":20,"volumeMountPath":"/workspace","cloudType":"COMMUNITY"}`,
+			status: 400,
+			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
+				if m := r.message(t); !strings.Contains(m, "supportPublicIp") {
+					t.Errorf("message %q does not name supportPublicIp", m)
+				}
+			}},
 		{name: c + "pod list", method: "GET", path: "/v1/pods",
 			status: 200, decode: []ctlPod{}, pick: "seedgpu",
 			reads: []string{"id", "name", "desiredStatus", "imageName", "gpuTypeId", "gpuCount", "volumeInGb", "costPerHr", "createdAt"}},
