@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-// TestRunpodctlBinaryAgainstGateway runs a real runpodctl binary (2.7.x,
+// TestRunpodctlBinaryWorksAgainstTheGateway runs a real runpodctl binary (2.7.x,
 // named by RUNPODCTL) against the gateway in front of a seeded v2sim: the
 // commands a user types, each checked by exit status and printed JSON. It
-// is an extra beside TestRealClientsEndToEnd, which replays the same
+// is an extra beside TestRealClientsWorkEndToEnd, which replays the same
 // requests without the binary and must cover everything on its own.
-func TestRunpodctlBinaryAgainstGateway(t *testing.T) {
+func TestRunpodctlBinaryWorksAgainstTheGateway(t *testing.T) {
 	bin := os.Getenv("RUNPODCTL")
 	if bin == "" {
 		t.Skip("RUNPODCTL is not set: build runpodctl 2.7.x from its source (go build -o /tmp/runpodctl .) and run with RUNPODCTL=/tmp/runpodctl")
