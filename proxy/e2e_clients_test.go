@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/translate"
 	"github.com/v1gateway/v1gateway/v2sim"
 )
 
@@ -881,10 +882,10 @@ var clientReleases = []struct {
 	cases func() []clientCase
 	usage []string
 }{
-	{"runpodctl 2.7.2", runpodctl272, []string{"reset_refused", "registry_unset"}},
+	{"runpodctl 2.7.2", runpodctl272, []string{translate.CodeResetRefused, translate.CodeRegistryUnset}},
 	{"runpodctl 2.7.2 GraphQL", runpodctlGraphQL, nil},
-	{"runpod-mcp 1.3.0", func() []clientCase { return runpodMCP("1.3.0") }, []string{"readme_dropped", "registry_unset"}},
-	{"runpod-mcp 3.2.0", func() []clientCase { return runpodMCP("3.2.0") }, []string{"readme_dropped", "registry_unset"}},
+	{"runpod-mcp 1.3.0", func() []clientCase { return runpodMCP("1.3.0") }, []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
+	{"runpod-mcp 3.2.0", func() []clientCase { return runpodMCP("3.2.0") }, []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
 }
 
 // TestRealClientsWorkEndToEnd replays each client release against the gateway
