@@ -33,19 +33,19 @@ func TestPlanExecution(t *testing.T) {
 		}}
 	h := gw.v1Handler(op)
 
-	req := httptest.NewRequest("POST", "/v1/things/x%2Fy?q=1", strings.NewReader(`{"k":1}`))
+	req := httptest.NewRequest("POST", "/v1/things/x%20y?q=1", strings.NewReader(`{"k":1}`))
 	req.Header.Set("Authorization", "Bearer tok")
-	req = mux.SetURLVars(req, map[string]string{"thingId": "x%2Fy"})
+	req = mux.SetURLVars(req, map[string]string{"thingId": "x%20y"})
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, req)
 
 	if w.Code != 200 {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
-	if got.Params["thingId"] != "x/y" || got.Query.Get("q") != "1" || string(got.Body) != `{"k":1}` {
+	if got.Params["thingId"] != "x y" || got.Query.Get("q") != "1" || string(got.Body) != `{"k":1}` {
 		t.Errorf("plan got params %v query %v body %q", got.Params, got.Query, got.Body)
 	}
-	if p := rec.last().URL.EscapedPath(); p != "/v2/pods/x%2Fy" {
+	if p := rec.last().URL.EscapedPath(); p != "/v2/pods/x%20y" {
 		t.Errorf("upstream path %q", p)
 	}
 	if rec.last().Header.Get("Authorization") != "Bearer tok" {

@@ -217,7 +217,7 @@ func TestSIGTERMUnderLoad(t *testing.T) {
 		sim.ServeHTTP(w, r)
 	}))
 	defer up.Close()
-	g := startGateway(t, []string{"-upstream", up.URL, "-rate-limit", "0", "-drain-timeout", "20s"}, nil)
+	g := startGateway(t, []string{"-upstream", up.URL, "-rate-limit", "0", "-request-timeout", "15s", "-drain-timeout", "20s"}, nil)
 
 	const n = 16
 	client := &http.Client{Transport: &http.Transport{}}
