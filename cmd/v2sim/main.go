@@ -23,10 +23,20 @@ import (
 )
 
 func main() {
-	if err := run(context.Background(), os.Args[1:], os.Stderr, nil); err != nil {
+	err := run(context.Background(), os.Args[1:], os.Stderr, nil)
+	if err != nil && !errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(os.Stderr, "v2sim:", err)
-		os.Exit(2)
 	}
+	os.Exit(exitCode(err))
+}
+
+// exitCode is 0 after a clean stop or -h (the usage is already printed),
+// 2 otherwise.
+func exitCode(err error) int {
+	if err == nil || errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
 }
 
 // run parses flags, serves until ctx is cancelled or SIGINT/SIGTERM arrives,
