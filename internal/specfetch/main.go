@@ -144,5 +144,8 @@ func Fetch(ctx context.Context, client *http.Client, base string, s Spec, dir st
 	if err := VerifyFile(tmp.Name(), s.SHA256); err != nil {
 		return fmt.Errorf("downloaded %s: %v", url, err)
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp made it 0600
+		return err
+	}
 	return os.Rename(tmp.Name(), filepath.Join(dir, s.Name))
 }
