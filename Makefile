@@ -13,14 +13,15 @@ all: test build
 
 ## test: go vet, then every test — with the race detector where cgo works
 ## (CGO_ENABLED=1 and a C compiler; otherwise said, and an error when
-## CI=true) — then one line: how many contract tests ran and were skipped.
+## CI=true or V1GW_REQUIRE_RACE=1, as .ci/run sets) — then one line: how many contract tests ran and were skipped.
 test: vet
 	@race="-race "; why=; \
 	cc="$$($(GO) env CC)"; cc="$${cc%% *}"; \
 	if [ "$$($(GO) env CGO_ENABLED)" != 1 ]; then why="cgo is disabled (go env CGO_ENABLED is not 1)"; \
 	elif ! command -v "$${cc:-cc}" >/dev/null 2>&1; then why="no C compiler ($${cc:-cc}) was found"; fi; \
 	if [ -n "$$why" ]; then \
-	  if [ "$${CI:-}" = true ]; then echo "test: the race detector needs cgo, but $$why; CI=true requires it"; exit 1; fi; \
+	  if [ "$${CI:-}" = true ] || [ "$${V1GW_REQUIRE_RACE:-}" = 1 ]; then \
+	    echo "test: the race detector needs cgo, but $$why (required with CI=true or V1GW_REQUIRE_RACE=1)"; exit 1; fi; \
 	  race=; echo "test: race detector skipped: it needs cgo, and $$why"; \
 	fi; \
 	report="$$(mktemp)"; trap 'rm -f "$$report"' EXIT; \
