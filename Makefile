@@ -43,7 +43,7 @@ fmt-check:
 
 ## specs: download the vendor's v1 and v2 OpenAPI documents at a pinned commit
 ## into .specs/ (ignored by git), verifying their SHA-256; the contract tests
-## read V1GW_SPECS_DIR, else ../shared/specs, else .specs
+## read V1GW_SPECS_DIR, else a shared/specs folder beside the checkout, else .specs
 specs:
 	$(GO) run ./internal/specfetch -dir .specs
 
