@@ -53,10 +53,10 @@ type Config struct {
 	// RateLimitPerMinute is the default per-key limit; 0 disables rate
 	// limiting (-rate-limit, V1GW_RATE_LIMIT_PER_MINUTE, rate_limit_per_minute).
 	RateLimitPerMinute int
-	// CompatMode is "strict" or "lenient" (DESIGN.md P1)
+	// CompatMode is "strict" or "lenient" (P1, docs/design.md)
 	// (-compat-mode, V1GW_COMPAT_MODE, compat_mode).
 	CompatMode string
-	// ResetMode is "reject" or "restart" (DESIGN.md P6)
+	// ResetMode is "reject" or "restart" (P6, docs/design.md)
 	// (-reset-mode, V1GW_RESET_MODE, reset_mode).
 	ResetMode string
 	// ConfigFile is the YAML file the settings were read from, "" for none

@@ -164,7 +164,7 @@ func TestOperationsMatchV1Spec(t *testing.T) {
 			sort.Ints(documented)
 			if o.Name == "RestartPod" {
 				// v1 documents no success for restart; 200 with the pod, as
-				// for start and stop, is our choice (DESIGN.md P5).
+				// for start and stop, is our choice (P5, docs/design.md).
 				if len(documented) != 0 {
 					t.Errorf("RestartPod: v1 now documents %v; revisit the choice of 200", documented)
 				}

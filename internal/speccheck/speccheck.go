@@ -1,8 +1,8 @@
 // Package speccheck validates HTTP requests and responses against the
 // vendor's OpenAPI contracts (v1: OpenAPI 3.0.3, v2: OpenAPI 3.1.0) kept in
-// <repo root>/../shared/specs or, after `make specs`, <repo root>/.specs
-// (see SpecsDir). It is test support: contract tests of other
-// packages load a spec once with LoadForTest and check every request they
+// a shared/specs folder beside the repository or, after `make specs`, in
+// <repo root>/.specs (see SpecsDir). It is test support: contract tests of
+// other packages load a spec once with LoadForTest and check every request they
 // build and every answer they produce.
 //
 // The whole OpenAPI document is handed to the JSON Schema engine
@@ -40,8 +40,8 @@ const EnvSpecsDir = "V1GW_SPECS_DIR"
 const DownloadDir = ".specs"
 
 // SpecsDir returns the directory holding the OpenAPI specs, the first of:
-// the value of V1GW_SPECS_DIR when set; <root>/../shared/specs; <root>/.specs
-// (filled by `make specs`); where <root> is the nearest directory at or above
+// the value of V1GW_SPECS_DIR when set; the folder shared/specs beside
+// <root>; <root>/.specs (filled by `make specs`); where <root> is the nearest directory at or above
 // the working directory that contains a go.mod. Errors caused by absence wrap
 // ErrSpecsNotFound.
 func SpecsDir() (string, error) {
