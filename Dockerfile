@@ -9,10 +9,26 @@
 # The default (last) target is the gateway. Both images come from one build
 # stage that compiles exactly as `make build` does.
 
+#
+# Image names are fully qualified (registry/repository:tag), so that Podman
+# and Buildah, which refuse short names without an unqualified-search
+# registry, build this file as Docker does. They are pinned by tag, not by
+# digest: a digest must be read from the registry, which this repository's
+# own checks cannot reach. To pin one in your build, read it with
+#   docker buildx imagetools inspect docker.io/library/golang:1.26
+# (or `skopeo inspect docker://...`) and pass
+#   --build-arg GO_IMAGE=docker.io/library/golang:1.26@sha256:<digest>
+#
+# Cross builds: `docker buildx build --platform linux/arm64 .` compiles on the
+# build machine's platform (BUILDPLATFORM) for the target's TARGETOS and
+# TARGETARCH, which BuildKit, Buildah and Podman set from --platform.
+
 ARG GO_VERSION=1.26
+ARG GO_IMAGE=docker.io/library/golang:${GO_VERSION}
 
 # ---- build: every command of ./cmd, with the Makefile's flags --------------
-FROM --platform=$BUILDPLATFORM golang:${GO_VERSION} AS build
+FROM --platform=$BUILDPLATFORM ${GO_IMAGE} AS build
+# The platform the binaries are for (set by the builder from --platform).
 ARG TARGETOS
 ARG TARGETARCH
 ARG VERSION=dev

@@ -50,7 +50,7 @@ func (r *Report) find(id string) *CaseResult {
 	return nil
 }
 
-// Target is one quality bar of DESIGN.md §8 as measured.
+// Target is one quality bar of docs/design.md §10 as measured.
 type TargetResult struct {
 	Name     string
 	Measured string
@@ -58,7 +58,7 @@ type TargetResult struct {
 	Known    bool // false: a case it needs was not run
 }
 
-// Targets evaluates the speed bars of DESIGN.md §8.
+// Targets evaluates the speed bars of docs/design.md §10.
 func (r *Report) Targets() []TargetResult {
 	var out []TargetResult
 	ratio := func(id, base string) (float64, bool) {
@@ -191,7 +191,7 @@ func (r *Report) Markdown() string {
 		"**Redis cmds/req**: commands the Redis server processed per rate-limit decision after the warm-up, at maximum throughput (the limiter's one EVALSHA counts with the commands its Lua script runs inside Redis; usage-report writes are included); the targets table gives the limiter's own round trips per decision.\n\n",
 		o.Concurrency, o.MaxDuration, o.Warmup, o.RateDuration, o.Rounds)
 
-	b.WriteString("## Targets (DESIGN.md §8)\n\n| target | measured | met |\n|---|---|---|\n")
+	b.WriteString("## Targets (docs/design.md §10)\n\n| target | measured | met |\n|---|---|---|\n")
 	for _, t := range r.Targets() {
 		met := "n/a (case not run)"
 		if t.Known {

@@ -31,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -54,10 +55,10 @@ type Config struct {
 	// RateLimitPerMinute is the default per-key limit; 0 disables rate
 	// limiting (-rate-limit, V1GW_RATE_LIMIT_PER_MINUTE, rate_limit_per_minute).
 	RateLimitPerMinute int
-	// CompatMode is "strict" or "lenient" (DESIGN.md P1)
+	// CompatMode is "strict" or "lenient" (P1, docs/design.md)
 	// (-compat-mode, V1GW_COMPAT_MODE, compat_mode).
 	CompatMode string
-	// ResetMode is "reject" or "restart" (DESIGN.md P6)
+	// ResetMode is "reject" or "restart" (P6, docs/design.md)
 	// (-reset-mode, V1GW_RESET_MODE, reset_mode).
 	ResetMode string
 	// DefaultGPUTypes are the v1 GPU type ids the gateway may choose for a
@@ -587,6 +588,9 @@ func parseFile(path string, data []byte) (*fileValues, error) {
 			if !known[k.Value] {
 				return nil, fmt.Errorf("%s: line %d: unknown setting %q (known: %s)", path, k.Line, k.Value, strings.Join(fileKeys(), ", "))
 			}
+			if err := checkNode(k.Value, root.Content[i+1]); err != nil {
+				return nil, fmt.Errorf("%s: %v", path, err)
+			}
 		}
 	}
 
@@ -603,6 +607,77 @@ func parseFile(path string, data []byte) (*fileValues, error) {
 		}
 	}
 	return fv, nil
+}
+
+// checkNode checks the shape of one setting's YAML value, so that a type
+// error names the setting (yaml.v3 names only the types): a single value
+// for a scalar setting; for key_limits and key_names, a mapping from key ids
+// to single values.
+func checkNode(key string, v *yaml.Node) error {
+	kind := func(n *yaml.Node) string {
+		switch n.Kind {
+		case yaml.SequenceNode:
+			return "a list"
+		case yaml.MappingNode:
+			return "a mapping"
+		case yaml.AliasNode:
+			return "an alias"
+		}
+		return "a single value"
+	}
+	if key != "key_limits" && key != "key_names" {
+		if v.Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: %s: must be a single value, not %s", v.Line, key, kind(v))
+		}
+		return nil
+	}
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		what := "<requests per minute>"
+		if key == "key_names" {
+			what = "<name>"
+		}
+		return fmt.Errorf("line %d: %s: must be a mapping {<key id>: %s}, not %s", v.Line, key, what, kind(v))
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		id, val := v.Content[i], v.Content[i+1]
+		if id.Kind != yaml.ScalarNode || !IsKeyID(id.Value) {
+			if id.Kind == yaml.ScalarNode && id.Value == "" {
+				return fmt.Errorf("line %d: %s: \"\" is not a key id (32 lowercase hex digits)", id.Line, key)
+			}
+			return fmt.Errorf("line %d: %s: %s", id.Line, key, notAKeyID(id.Value))
+		}
+		if val.Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: %s: key id %q: must be a single value, not %s", val.Line, key, id.Value, kind(val))
+		}
+	}
+	return nil
+}
+
+// KeyIDLen is the length of a key id: 32 lowercase hex digits (128 bits of
+// HMAC-SHA256(V1GW_KEY_HASH_SECRET, API key)).
+const KeyIDLen = 32
+
+// IsKeyID reports whether s has the form of a key id.
+func IsKeyID(s string) bool {
+	if len(s) != KeyIDLen {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// notAKeyID explains why s is refused without showing it: a mistyped entry
+// is often the API key itself, which must never reach a log.
+func notAKeyID(s string) string {
+	return fmt.Sprintf("a key of %d characters is not a key id (%d lowercase hex digits; `v1gateway key-id` prints a key's id); it is not shown, in case it is an API key",
+		utf8.RuneCountInString(s), KeyIDLen)
 }
 
 // oneLine folds yaml.v3's multi-line error messages into one line.
@@ -746,6 +821,9 @@ func (c *Config) Validate() error {
 		if id == "" {
 			return c.errorf("key_limits", "a key id must not be empty")
 		}
+		if !IsKeyID(id) {
+			return c.errorf("key_limits", "%s", notAKeyID(id))
+		}
 		if n := c.KeyLimits[id]; n < 0 {
 			return c.errorf("key_limits", "key id %q: %q must be >= 0 (0 = unlimited)", id, strconv.Itoa(n))
 		}
@@ -800,6 +878,8 @@ func (c *Config) Validate() error {
 		switch {
 		case id == "":
 			return c.errorf("key_names", "a key id must not be empty")
+		case !IsKeyID(id):
+			return c.errorf("key_names", "%s", notAKeyID(id))
 		case name == "":
 			return c.errorf("key_names", "key id %q: the name must not be empty", id)
 		case len(name) > MaxKeyNameLen:
@@ -935,14 +1015,22 @@ func showURL(raw string) string {
 }
 
 // redactURL masks the password in a URL's user information and every
-// query parameter whose name suggests a secret. ok is false when the URL
-// cannot be parsed, or when it holds an '@' that was not parsed as user
-// information (a password with a '/' or '#' in it): then nothing of it can
-// be shown safely.
+// query parameter whose name suggests a secret; a URL with nothing to mask
+// is returned exactly as given. ok is false when the URL cannot be parsed,
+// or when it holds an '@' that was not parsed as user information (a
+// password with a '/' or '#' in it): then nothing of it can be shown
+// safely. A URL that does not parse but holds neither '@' nor a query
+// cannot carry a secret either, and is shown as given.
 func redactURL(raw string) (string, bool) {
 	u, err := url.Parse(raw)
 	if err != nil {
+		if !strings.ContainsAny(raw, "@?") {
+			return raw, true
+		}
 		return "", false
+	}
+	if u.User == nil && !strings.Contains(raw, "@") && !hasSecretParam(u.RawQuery) {
+		return raw, true
 	}
 	ats := strings.Count(raw, "@")
 	if (u.User == nil && ats > 0) || (u.User != nil && ats != 1) {
@@ -973,6 +1061,25 @@ func redactURL(raw string) (string, bool) {
 		}
 	}
 	return u.Redacted(), true
+}
+
+// hasSecretParam reports whether a query holds a parameter whose name
+// suggests a secret (or cannot be parsed, so that it might).
+func hasSecretParam(rawQuery string) bool {
+	if rawQuery == "" {
+		return false
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return true
+	}
+	for k := range q {
+		lk := strings.ToLower(k)
+		if strings.Contains(lk, "pass") || strings.Contains(lk, "secret") || strings.Contains(lk, "token") {
+			return true
+		}
+	}
+	return false
 }
 
 // Redacted returns every setting for the start-up log, keyed by its YAML

@@ -14,6 +14,12 @@ import (
 	"time"
 )
 
+// Two well-formed key ids (32 lowercase hex digits).
+const (
+	idA = "3f2a9c0d5e6b7a8f9c0d1e2f3a4b5c6d"
+	idB = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+)
+
 // env is a fake environment.
 type env map[string]string
 
@@ -282,14 +288,14 @@ func TestKeyLimits(t *testing.T) {
 	f := writeFile(t, `
 key_hash_secret: s3cr3t-value
 key_limits:
-  k_abc: 600
-  k_free: 0
+  `+idA+`: 600
+  `+idB+`: 0
 `)
 	c := mustLoad(t, []string{"-config", f}, env{})
-	if len(c.KeyLimits) != 2 || c.KeyLimits["k_abc"] != 600 || c.KeyLimits["k_free"] != 0 {
+	if len(c.KeyLimits) != 2 || c.KeyLimits[idA] != 600 || c.KeyLimits[idB] != 0 {
 		t.Errorf("KeyLimits = %v", c.KeyLimits)
 	}
-	if r := c.Redacted()["key_limits"].(map[string]int); r["k_abc"] != 600 {
+	if r := c.Redacted()["key_limits"].(map[string]int); r[idA] != 600 {
 		t.Errorf("Redacted key_limits = %v", r)
 	}
 }
@@ -298,14 +304,14 @@ func TestKeyNames(t *testing.T) {
 	f := writeFile(t, `
 key_hash_secret: s3cr3t-value
 key_names:
-  0123abcd: "  CI bot (team infra) "
-  k_other: nightly export
+  `+idA+`: "  CI bot (team infra) "
+  `+idB+`: nightly export
 `)
 	c := mustLoad(t, []string{"-config", f}, env{})
-	if len(c.KeyNames) != 2 || c.KeyNames["0123abcd"] != "CI bot (team infra)" || c.KeyNames["k_other"] != "nightly export" {
+	if len(c.KeyNames) != 2 || c.KeyNames[idA] != "CI bot (team infra)" || c.KeyNames[idB] != "nightly export" {
 		t.Errorf("KeyNames = %q", c.KeyNames)
 	}
-	if r := c.Redacted()["key_names"].(map[string]string); r["k_other"] != "nightly export" {
+	if r := c.Redacted()["key_names"].(map[string]string); r[idB] != "nightly export" {
 		t.Errorf("Redacted key_names = %v", r)
 	}
 }
@@ -332,6 +338,10 @@ func TestErrors(t *testing.T) {
 
 		// Upstream.
 		{"upstream with /v2", []string{"-upstream", "https://api.runpod.io/v2"}, nil, "", `config: -upstream: "https://api.runpod.io/v2" must be given without the /v2 suffix`},
+		{"upstream with spaces, echoed as given", []string{"-upstream", "not a url"}, nil, "", `config: -upstream: "not a url" must be an absolute http(s) URL`},
+		{"upstream without a host, echoed as given", []string{"-upstream", "http://"}, nil, "", `config: -upstream: "http://" must be an absolute http(s) URL`},
+		{"upstream with a space in the host", nil, env{"V1GW_UPSTREAM_URL": "http://api runpod.io"}, "", `config: V1GW_UPSTREAM_URL: "http://api runpod.io" is not a valid URL`},
+		{"redis with spaces, echoed as given", []string{"-redis", "redis://redis host:6379"}, nil, "", `config: -redis: "redis://redis host:6379" is not a valid URL`},
 		{"upstream with /v2/", nil, env{"V1GW_UPSTREAM_URL": "https://api.runpod.io/v2/"}, "", "V1GW_UPSTREAM_URL: \"https://api.runpod.io/v2/\" must be given without the /v2 suffix"},
 		{"upstream path", nil, env{"V1GW_UPSTREAM_URL": "https://api.runpod.io/api"}, "", "without a path"},
 		{"upstream query", []string{"-upstream", "https://api.runpod.io?x=1"}, nil, "", "must not have a query"},
@@ -381,11 +391,15 @@ func TestErrors(t *testing.T) {
 		{"demo flag junk", []string{"-demo=sometimes"}, nil, "", `config: -demo: "sometimes" is not a boolean`},
 
 		// Key limits.
-		{"key limit negative", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  k_abc: -1\n", `key_limits: key id "k_abc": "-1" must be >= 0`},
-		{"key limit not int", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  k_abc: lots\n", `key_limits: key id "k_abc": "lots" is not an integer`},
-		{"key limit empty id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  \"\": 5\n", "key id must not be empty"},
-		{"key limits need a secret", nil, nil, "key_limits:\n  k_abc: 5\n", "key_limits: needs V1GW_KEY_HASH_SECRET"},
-		{"key limits not a map", nil, nil, "key_limits: 5\n", "v1gateway.yaml: line 1: cannot unmarshal"},
+		{"key limit negative", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  " + idA + ": -1\n", `key_limits: key id "` + idA + `": "-1" must be >= 0`},
+		{"key limit not int", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  " + idA + ": lots\n", `key_limits: key id "` + idA + `": "lots" is not an integer`},
+		{"key limit empty id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  \"\": 5\n", `v1gateway.yaml: line 2: key_limits: "" is not a key id`},
+		{"key limit id that is not a key id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  k_abc: 5\n", "v1gateway.yaml: line 2: key_limits: a key of 5 characters is not a key id (32 lowercase hex digits"},
+		{"key limit id in upper case", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  " + strings.ToUpper(idA) + ": 5\n", "line 2: key_limits: a key of 32 characters is not a key id"},
+		{"key limit id one digit short", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_limits:\n  " + idA[1:] + ": 5\n", "a key of 31 characters is not a key id"},
+		{"key limits need a secret", nil, nil, "key_limits:\n  " + idA + ": 5\n", "key_limits: needs V1GW_KEY_HASH_SECRET"},
+		{"key limits not a map", nil, nil, "key_limits: 5\n", "v1gateway.yaml: line 1: key_limits: must be a mapping {<key id>: <requests per minute>}, not a single value"},
+		{"key limit a list", nil, nil, "key_limits:\n  " + idA + ": [5]\n", `v1gateway.yaml: line 2: key_limits: key id "` + idA + `": must be a single value, not a list`},
 
 		// Resilience and usage.
 		{"retries too many", []string{"-upstream-retries", "3"}, nil, "", `config: -upstream-retries: "3" must be between 0 and 2`},
@@ -402,12 +416,13 @@ func TestErrors(t *testing.T) {
 		{"upstream max body junk", nil, env{"V1GW_UPSTREAM_MAX_BODY": "32MiB"}, "", `config: V1GW_UPSTREAM_MAX_BODY: "32MiB" is not an integer`},
 		{"upstream max body too small", []string{"-upstream-max-body", "1000"}, nil, "", `config: -upstream-max-body: "1000" must be between 65536 and 1073741824 bytes`},
 		{"upstream max body too large", nil, nil, "upstream_max_body: 2147483648\n", `v1gateway.yaml: upstream_max_body: "2147483648" must be between 65536 and 1073741824 bytes`},
-		{"key names need a secret", nil, nil, "key_names:\n  k_abc: CI\n", "key_names: needs V1GW_KEY_HASH_SECRET"},
-		{"key name empty", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: \"\"\n", `key_names: key id "k_abc": the name must not be empty`},
-		{"key name control", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: \"a\\x01b\"\n", `key id "k_abc": the name must not contain control characters`},
-		{"key name too long", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  k_abc: " + strings.Repeat("x", 201) + "\n", "longer than 200 bytes"},
-		{"key names empty id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  \"\": CI\n", "key_names: a key id must not be empty"},
-		{"key names not a map", nil, nil, "key_names: [a]\n", "cannot unmarshal"},
+		{"key names need a secret", nil, nil, "key_names:\n  " + idA + ": CI\n", "key_names: needs V1GW_KEY_HASH_SECRET"},
+		{"key name empty", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  " + idA + ": \"\"\n", `key_names: key id "` + idA + `": the name must not be empty`},
+		{"key name control", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  " + idA + ": \"a\\x01b\"\n", `key id "` + idA + `": the name must not contain control characters`},
+		{"key name too long", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  " + idA + ": " + strings.Repeat("x", 201) + "\n", "longer than 200 bytes"},
+		{"key names empty id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  \"\": CI\n", `v1gateway.yaml: line 2: key_names: "" is not a key id`},
+		{"key names id that is an API key", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  rpa_" + secret + ": CI\n", "v1gateway.yaml: line 2: key_names: a key of 20 characters is not a key id (32 lowercase hex digits; `v1gateway key-id` prints a key's id); it is not shown, in case it is an API key"},
+		{"key names not a map", nil, nil, "key_names: [a]\n", "v1gateway.yaml: line 1: key_names: must be a mapping {<key id>: <name>}, not a list"},
 
 		// The file itself.
 		{"unknown yaml key", nil, nil, "listen: \":1\"\nbogus: 1\n", `v1gateway.yaml: line 2: unknown setting "bogus"`},
@@ -415,7 +430,8 @@ func TestErrors(t *testing.T) {
 		{"yaml syntax", nil, nil, "listen: [\n", "v1gateway.yaml: "},
 		{"yaml not a mapping", nil, nil, "- a\n- b\n", "must be a mapping of settings"},
 		{"yaml duplicate key", nil, nil, "listen: \":1\"\nlisten: \":2\"\n", `already defined`},
-		{"yaml list value", nil, nil, "listen: [a, b]\n", "cannot unmarshal !!seq"},
+		{"yaml list value", nil, nil, "listen: [1, 2]\n", "v1gateway.yaml: line 1: listen: must be a single value, not a list"},
+		{"yaml mapping value", nil, nil, "rate_limit_per_minute:\n  a: 1\n", "v1gateway.yaml: line 2: rate_limit_per_minute: must be a single value, not a mapping"},
 		{"missing file flag", []string{"-config", "/nonexistent/dir/gw.yaml"}, nil, "", "config: -config: open /nonexistent/dir/gw.yaml"},
 		{"missing file env", nil, env{"V1GW_CONFIG": "/nonexistent/gw.yaml"}, "", "config: V1GW_CONFIG: open /nonexistent/gw.yaml"},
 	}
@@ -468,7 +484,9 @@ func TestValidateWithoutSources(t *testing.T) {
 		{"compat", func(c *Config) { c.CompatMode = "" }, `config: compat_mode: "" must be one of strict, lenient`},
 		{"default GPU types", func(c *Config) { c.DefaultGPUTypes = []string{"NVIDIA L4", "RTX 4090"} }, `config: default_gpu_types: "RTX 4090" is not a v1 GPU type id`},
 		{"secret", func(c *Config) { c.KeyHashSecret = "" }, "config: key_hash_secret: must not be empty"},
-		{"key limits", func(c *Config) { c.KeyLimits = map[string]int{"a": 1, "b": -1} }, `config: key_limits: key id "b": "-1" must be >= 0`},
+		{"key limits", func(c *Config) { c.KeyLimits = map[string]int{idA: 1, idB: -1} }, `config: key_limits: key id "` + idB + `": "-1" must be >= 0`},
+		{"key limits id", func(c *Config) { c.KeyLimits = map[string]int{"rpa_SECRET": 1} }, `config: key_limits: a key of 10 characters is not a key id`},
+		{"key names id", func(c *Config) { c.KeyNames = map[string]string{idA + "0": "x"} }, `config: key_names: a key of 33 characters is not a key id`},
 		{"request timeout", func(c *Config) { c.RequestTimeout = 0 }, `config: request_timeout: "0s" must be > 0`},
 		{"drain timeout", func(c *Config) { c.DrainTimeout = -time.Second }, `config: drain_timeout: "-1s" must be > 0`},
 		{"redis", func(c *Config) { c.RedisURL = "memcached://x" }, "config: redis_url:"},
@@ -520,7 +538,7 @@ func TestRedisURLForms(t *testing.T) {
 func TestRedacted(t *testing.T) {
 	const secret = "Hmac-Secret-Value"
 	const pw = "Redis-Pa55word"
-	f := writeFile(t, "key_limits: {k1: 5}\nsunset: 2026-12-01\nsunset_link: https://example.com/sunset\n")
+	f := writeFile(t, "key_limits: {"+idA+": 5}\nsunset: 2026-12-01\nsunset_link: https://example.com/sunset\n")
 	c := mustLoad(t, []string{"-config", f, "-redis", "rediss://app:" + pw + "@redis:6380/0?sentinel_password=" + pw + "&db=0"},
 		env{"V1GW_KEY_HASH_SECRET": secret})
 	r := c.Redacted()
@@ -608,9 +626,9 @@ func TestFileErrorNamesTheFile(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error = %v\nwant prefix %q", err, want)
 	}
-	f = writeFile(t, "key_hash_secret: x\nkey_limits: {k1: }\n")
+	f = writeFile(t, "key_hash_secret: x\nkey_limits: {"+idA+": }\n")
 	_, err = Load([]string{"-config", f}, env{}.get)
-	want = fmt.Sprintf(`config: %s: key_limits: key id "k1": "" is not an integer`, f)
+	want = fmt.Sprintf(`config: %s: key_limits: key id "%s": "" is not an integer`, f, idA)
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant %q", err, want)
 	}

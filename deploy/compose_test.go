@@ -17,8 +17,10 @@ import (
 const composeFile = "deploy/compose/compose.yaml"
 
 type composeService struct {
-	Image string `yaml:"image"`
-	Build *struct {
+	Image      string `yaml:"image"`
+	PullPolicy string `yaml:"pull_policy"`
+	MemLimit   string `yaml:"mem_limit"`
+	Build      *struct {
 		Context    string `yaml:"context"`
 		Dockerfile string `yaml:"dockerfile"`
 		Target     string `yaml:"target"`
@@ -38,6 +40,7 @@ type composeService struct {
 }
 
 type composeProject struct {
+	Name     string                    `yaml:"name"`
 	Services map[string]composeService `yaml:"services"`
 }
 

@@ -97,6 +97,17 @@ func parseDockerfile(t *testing.T, text string) dockerfile {
 	return df
 }
 
+// expand fills in the global ARG defaults (which may refer to each other).
+func (df dockerfile) expand(s string) string {
+	for range 5 {
+		for k, v := range df.args {
+			s = strings.ReplaceAll(s, "${"+k+"}", v)
+			s = regexp.MustCompile(`\$`+k+`\b`).ReplaceAllString(s, v)
+		}
+	}
+	return s
+}
+
 func (s dockerStage) all(cmd string) []dockerInstr {
 	var out []dockerInstr
 	for _, in := range s.instrs {
@@ -154,13 +165,10 @@ func TestDockerfile(t *testing.T) {
 
 	// The build stage: golang at go.mod's version, the Makefile's flags.
 	bst, run := buildRun(t, df)
-	from := bst.from
-	for k, v := range df.args {
-		from = strings.ReplaceAll(from, "${"+k+"}", v)
-	}
+	from := df.expand(bst.from)
 	gomod := regexp.MustCompile(`(?m)^go (\d+\.\d+)`).FindStringSubmatch(readFile(t, "go.mod"))
-	if gomod == nil || !strings.HasPrefix(from, "golang:"+gomod[1]) {
-		t.Errorf("build stage FROM %s, want golang:%s (go.mod)", from, gomod)
+	if gomod == nil || !strings.HasPrefix(from, "docker.io/library/golang:"+gomod[1]) {
+		t.Errorf("build stage FROM %s, want docker.io/library/golang:%s (go.mod)", from, gomod)
 	}
 	ldflags, recipe := makefileBuild(t)
 	cmd := normalizeVars(run.args)

@@ -15,7 +15,6 @@ type Memory struct {
 	mu     sync.Mutex
 	window int64 // start of the current window, unix seconds
 	counts map[string]int
-	closed bool
 }
 
 // NewMemory returns an in-memory limiter using the given clock (nil: time.Now).

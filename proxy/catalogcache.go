@@ -13,7 +13,7 @@ import (
 // time. The catalog (GPU and CPU types, data centers, public templates) is
 // the vendor's and the same for every key, and plans read it to rank
 // candidates and expand answers; caching keeps those reads off the caller's
-// rate-limit quota (MAPPING §0.5) and off the request's latency.
+// rate-limit quota (H11) and off the request's latency.
 type catalogCache struct {
 	ttl time.Duration
 	now func() time.Time

@@ -75,6 +75,7 @@ func newE2E(t *testing.T, o e2eOpts) *e2e {
 	t.Cleanup(gw.Close)
 	e := &e2e{t: t, sim: sim, simU: up.URL, gw: gw.URL, clock: clock}
 	s, err := speccheck.Load("v1.openapi.json")
+	speccheck.Record(t, err == nil)
 	switch {
 	case errors.Is(err, speccheck.ErrSpecsNotFound):
 		t.Log("v1 spec not found: answers are not checked against the v1 contract")

@@ -13,7 +13,7 @@ import (
 	"time"
 )
 
-// The three v1 billing histories (MAPPING.md §3 #35–#37):
+// The three v1 billing histories (docs/design.md §8, #35–#37):
 //
 //	GET /billing/pods           → GET /v2/billing/pods (+ GET /v2/pods to group or filter by GPU type)
 //	GET /billing/endpoints      → GET /v2/billing/serverless (never /v2/billing/endpoints, which is

@@ -442,7 +442,7 @@ func (in *endpointCreate) body() (v2CreateEndpointBody, []string) {
 // EndpointUpdateInput
 
 // endpointUpdate is a validated v1 EndpointUpdateInput: only what the client
-// sent; no v1 default is ever applied (MAPPING #16).
+// sent; no v1 default is ever applied (docs/design.md §8, #16).
 type endpointUpdate struct {
 	endpointFields
 	sent int // fields present (translatable or not)

@@ -10,7 +10,7 @@ import (
 
 // This file holds the serverless endpoint data model: the v2 Endpoint as
 // decoded from v2 answers, the v1 Endpoint as written to v1 clients, R-Endpoint
-// (MAPPING.md §2), and the GPU pool arithmetic that turns v1 gpuTypeIds into
+// (docs/design.md §7), and the GPU pool arithmetic that turns v1 gpuTypeIds into
 // v2 pools + excludedTypes and back.
 
 // v2Endpoint is the part of a v2 Endpoint the gateway reads.

@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// The six v1 serverless endpoint operations (MAPPING.md §3 #13–#18) against
+// The six v1 serverless endpoint operations (docs/design.md §8, #13–#18) against
 // /v2/serverless. Bodies are read in endpointbody.go; the model and R-Endpoint
 // are in endpointmodel.go.
 
@@ -485,7 +485,7 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): use GET /v1/endpoints/{endpointId}?includeWorkers=true",
 			n, n+1, maxWorkerEndpoints))
 	}
-	// Bounds on the extra v2 calls (MAPPING H11), which use the caller's v2
+	// Bounds on the extra v2 calls (H11), which use the caller's v2
 	// rate limit: version would cost one GET .../releases per endpoint on
 	// every list, so a list has it only with includeWorkers (the workers
 	// answer carries it); GET /endpoints/{endpointId} always has it.

@@ -28,7 +28,7 @@ type V1Error struct {
 const maxEchoBytes = 512
 
 // ProblemMessage turns a v2 error body into the text of a v1 error
-// message (MAPPING.md §0.3): the problem's detail, followed by ": " and its
+// message (docs/design.md §6.2): the problem's detail, followed by ": " and its
 // errors joined by "; " when it has any. Without a detail it uses the
 // title (or a "message" field); a body that is not a problem at all (empty,
 // HTML, garbage) gives http.StatusText(status), followed by at most ~512
@@ -139,7 +139,7 @@ func truncateMsg(s string, n int) string {
 }
 
 // V1Status maps the status of a v2 answer to the status the v1 client gets
-// for op (DESIGN.md P5, MAPPING.md §0.4):
+// for op (P5; docs/design.md §6.3):
 //
 //	2xx            → op.Success (201 for CreatePod, 200 for other creates, 204 for deletes)
 //	404            → op.NotFoundStatus() (404 on GETs, 400 where v1 documented only 400)

@@ -162,7 +162,7 @@ func sampleRequest(op *Operation, id string) *Request {
 // specExamples returns the JSON examples of the v2 contract (nil when the
 // specs are absent), as fuzz seeds.
 func specExamples(tb testing.TB, file string) [][]byte {
-	dir, err := speccheck.SpecsDir() // V1GW_SPECS_DIR, else ../shared/specs
+	dir, err := speccheck.SpecsDir() // V1GW_SPECS_DIR, else the shared or downloaded specs
 	var raw []byte
 	if err == nil {
 		raw, err = os.ReadFile(filepath.Join(dir, file))

@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// The six v1 network volume operations (MAPPING.md §3 #25–#30) →
+// The six v1 network volume operations (docs/design.md §8, #25–#30) →
 // /v2/network-volumes. R-NetworkVolume: id, name, size, dataCenterId ←
 // dataCenter; the v2 storage tier (type) has no v1 field and is dropped from
 // answers. On create, volumeType (outside the v1 document, sent by

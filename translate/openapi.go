@@ -9,7 +9,7 @@ import (
 	"sync"
 )
 
-// The gateway's own v1 OpenAPI 3.0 document (DESIGN.md P10), served at
+// The gateway's own v1 OpenAPI 3.0 document (P10, docs/design.md), served at
 // GET /v1/openapi.json and rendered at GET /v1/docs. It is generated once,
 // at the first request, from the operation table (method, path, operationId,
 // success status, public or not, the v2 calls made) and from the schemas the

@@ -6,7 +6,7 @@ package translate
 
 import "net/http"
 
-// Kind classifies a v1 operation for the status-code policy (DESIGN.md P5).
+// Kind classifies a v1 operation for the status-code policy (P5, docs/design.md).
 type Kind int
 
 // Operation kinds.

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/v1gateway/v1gateway/internal/speccheck"
 )
 
 func TestOperationTableShape(t *testing.T) {
@@ -97,26 +99,6 @@ func TestNotFoundStatus(t *testing.T) {
 	}
 }
 
-// opsSpecsDir finds <repo root>/../shared/specs, the repo root being the
-// nearest directory above the working directory that holds go.mod.
-func opsSpecsDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared", "specs")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-}
-
 type v1SpecOperation struct {
 	OperationID string                     `json:"operationId"`
 	Responses   map[string]json.RawMessage `json:"responses"`
@@ -124,12 +106,13 @@ type v1SpecOperation struct {
 }
 
 func TestOperationsMatchV1Spec(t *testing.T) {
-	dir := opsSpecsDir(t)
+	speccheck.LoadForTest(t, "v1.openapi.json") // skips when the specs are absent
+	dir, err := speccheck.SpecsDir()
+	if err != nil {
+		t.Fatal(err)
+	}
 	path := filepath.Join(dir, "v1.openapi.json")
 	data, err := os.ReadFile(path)
-	if dir == "" || os.IsNotExist(err) {
-		t.Skipf("v1 specs not found at %s (expected <repo>/../shared/specs/v1.openapi.json); skipping the contract check", path)
-	}
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +164,7 @@ func TestOperationsMatchV1Spec(t *testing.T) {
 			sort.Ints(documented)
 			if o.Name == "RestartPod" {
 				// v1 documents no success for restart; 200 with the pod, as
-				// for start and stop, is our choice (DESIGN.md P5).
+				// for start and stop, is our choice (P5, docs/design.md).
 				if len(documented) != 0 {
 					t.Errorf("RestartPod: v1 now documents %v; revisit the choice of 200", documented)
 				}

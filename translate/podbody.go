@@ -814,7 +814,7 @@ func (s nullableString) MarshalJSON() ([]byte, error) {
 }
 
 // parsePodUpdate validates a v1 PodUpdateInput. No v1 default is ever
-// applied (MAPPING #6): only the fields the client sent are translated.
+// applied (docs/design.md §8, #6): only the fields the client sent are translated.
 func parsePodUpdate(body []byte) (*podUpdate, string) {
 	b, msg := parseBodyObject(body, "PodUpdateInput")
 	if b == nil {

@@ -13,7 +13,7 @@ import (
 	"unsafe"
 )
 
-// The pod list is the gateway's hot path (GET /v1/pods, DESIGN.md §8: ≥70%
+// The pod list is the gateway's hot path (GET /v1/pods, docs/design.md §10: ≥70%
 // of a bare reverse proxy's throughput with 100 pods). encoding/json spends
 // most of its time validating, reflecting and allocating; this file decodes
 // v2 pods with a small hand-written scanner and encodes v1 pods by appending

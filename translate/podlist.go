@@ -17,7 +17,7 @@ import (
 // (a list call where one exists), never one per pod.
 
 // maxWorkerEndpoints bounds includeWorkers=true: one v2 call per serverless
-// endpoint (MAPPING H11).
+// endpoint (H11).
 const maxWorkerEndpoints = 50
 
 // podQuery holds the v1 query parameters of GET /pods and GET /pods/{podId}.

@@ -8,7 +8,7 @@ import (
 )
 
 // This file holds the pod data model: the v2 Pod as decoded from v2 answers,
-// the v1 Pod as written to v1 clients, and R-Pod (MAPPING.md §2), the one
+// the v1 Pod as written to v1 clients, and R-Pod (docs/design.md §7), the one
 // function that turns the first into the second. Answers are decoded once
 // into structs and encoded once; no maps of interfaces on the way.
 
@@ -166,7 +166,7 @@ type v1MachineGPU struct {
 
 // v1PodTemplateView is the template attached with includeTemplate=true. The
 // v1 Pod schema has no template property although includeTemplate exists (a
-// v1 spec defect, MAPPING.md #4); the gateway mirrors v1 Endpoint.template
+// v1 spec defect, docs/design.md §11); the gateway mirrors v1 Endpoint.template
 // with the R-Template fields v2 can fill.
 type v1PodTemplateView struct {
 	ID                      string          `json:"id"`

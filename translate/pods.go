@@ -14,7 +14,7 @@ import (
 	"time"
 )
 
-// The ten v1 pod operations (MAPPING.md §3 #3–#12). Request bodies are read
+// The ten v1 pod operations (docs/design.md §8, #3–#12). Request bodies are read
 // in podbody.go, answers mapped in podmodel.go (R-Pod); include* expansions
 // and serverless workers are in podlist.go.
 

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The four v1 container registry auth operations (MAPPING.md §3 #31–#34) →
+// The four v1 container registry auth operations (docs/design.md §8, #31–#34) →
 // /v2/registries. Credentials are write-only on both sides: username and
 // password are sent to v2 once and never appear in an answer, a message or a
 // header (R-Registry is {id, name}).

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// H-args (MAPPING.md §0.5): v1 dockerStartCmd is an array of strings, v2
+// H-args (docs/design.md §6.4): v1 dockerStartCmd is an array of strings, v2
 // args is one string. The gateway writes args with JoinArgs and reads them
 // back with SplitArgs; SplitArgs(JoinArgs(x)) == x for every x.
 

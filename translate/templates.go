@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// The six v1 template operations (MAPPING.md §3 #19–#24) against
+// The six v1 template operations (docs/design.md §8, #19–#24) against
 // /v2/templates. Bodies are read in templatebody.go; R-Template is in
 // templatemodel.go.
 

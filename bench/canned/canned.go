@@ -15,7 +15,7 @@ import (
 	"strings"
 )
 
-// DefaultPods is the size of the benchmark's pod list (DESIGN.md §8).
+// DefaultPods is the size of the benchmark's pod list (docs/design.md §10).
 const DefaultPods = 100
 
 // Token is the bearer token the benchmark sends; the canned upstream

@@ -3,6 +3,7 @@
 //
 //	go run ./cmd/v1gateway -demo      # in front of an in-process v2 simulator
 //	go run ./cmd/v1gateway -h         # every flag and its V1GW_* variable
+//	v1gateway key-id < keyfile        # the key id of an API key (for key_limits, key_names)
 package main
 
 import (
@@ -35,6 +36,9 @@ var version = "dev"
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
 	defer stop()
+	if len(os.Args) > 1 && os.Args[1] == "key-id" {
+		os.Exit(keyIDCommand(os.Args[2:], os.Getenv, os.Stdin, os.Stdout, os.Stderr))
+	}
 	os.Exit(run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr, nil))
 }
 
@@ -54,7 +58,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	}
 	cfg, err := config.Load(args, getenv)
 	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(stdout, "usage: v1gateway [flags]")
+		fmt.Fprintln(stdout, "usage: v1gateway [flags]\n       v1gateway key-id [flags] < keyfile   (prints the key id of an API key; see key-id -h)")
 		fmt.Fprintln(stdout, "  -healthcheck\n    \tprobe the admin port's /healthz of a running gateway and exit 0 (healthy) or 1")
 		config.Usage(stdout)
 		return 0

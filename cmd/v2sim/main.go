@@ -34,7 +34,8 @@ func main() {
 	os.Exit(exitCode(err))
 }
 
-// exitCode is 0 for success and for -h (the usage was printed), else 2.
+// exitCode is 0 after a clean stop or -h (the usage is already printed),
+// 2 otherwise.
 func exitCode(err error) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0

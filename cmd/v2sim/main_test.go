@@ -163,3 +163,25 @@ func TestTheReadingFlagsReachTheSimulator(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestHelpExitsZeroAndBadFlagsExitTwo(t *testing.T) {
+	for _, tc := range []struct {
+		args     []string
+		wantCode int
+		wantOut  string
+	}{
+		{[]string{"-h"}, 0, "-listen"},
+		{[]string{"-help"}, 0, "-rate-limit"},
+		{[]string{"-no-such-flag"}, 2, "flag provided but not defined"},
+		{[]string{"-rate-limit", "-1"}, 2, ""},
+	} {
+		var out bytes.Buffer
+		err := run(context.Background(), tc.args, &out, nil)
+		if got := exitCode(err); got != tc.wantCode {
+			t.Errorf("v2sim %v: exit code %d (err %v), want %d", tc.args, got, err, tc.wantCode)
+		}
+		if !strings.Contains(out.String(), tc.wantOut) {
+			t.Errorf("v2sim %v printed %q, want it to contain %q", tc.args, out.String(), tc.wantOut)
+		}
+	}
+}

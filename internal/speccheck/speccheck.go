@@ -1,7 +1,8 @@
 // Package speccheck validates HTTP requests and responses against the
 // vendor's OpenAPI contracts (v1: OpenAPI 3.0.3, v2: OpenAPI 3.1.0) kept in
-// <repo root>/../shared/specs. It is test support: contract tests of other
-// packages load a spec once with LoadForTest and check every request they
+// a shared/specs folder beside the repository or, after `make specs`, in
+// <repo root>/.specs (see SpecsDir). It is test support: contract tests of
+// other packages load a spec once with LoadForTest and check every request they
 // build and every answer they produce.
 //
 // The whole OpenAPI document is handed to the JSON Schema engine
@@ -34,10 +35,15 @@ var ErrSpecsNotFound = errors.New("speccheck: OpenAPI specs not found")
 // EnvSpecsDir overrides the spec directory discovery when set.
 const EnvSpecsDir = "V1GW_SPECS_DIR"
 
-// SpecsDir returns the directory holding the OpenAPI specs: the value of
-// V1GW_SPECS_DIR when set, otherwise <root>/../shared/specs where <root> is
-// the nearest directory at or above the working directory that contains a
-// go.mod. Errors caused by absence wrap ErrSpecsNotFound.
+// DownloadDir is the folder, at the repository root, where `make specs`
+// stores the vendor's contracts (ignored by git).
+const DownloadDir = ".specs"
+
+// SpecsDir returns the directory holding the OpenAPI specs, the first of:
+// the value of V1GW_SPECS_DIR when set; the folder shared/specs beside
+// <root>; <root>/.specs (filled by `make specs`); where <root> is the nearest directory at or above
+// the working directory that contains a go.mod. Errors caused by absence wrap
+// ErrSpecsNotFound.
 func SpecsDir() (string, error) {
 	if dir := os.Getenv(EnvSpecsDir); dir != "" {
 		abs, err := filepath.Abs(dir)
@@ -49,15 +55,32 @@ func SpecsDir() (string, error) {
 		}
 		return abs, nil
 	}
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	shared := filepath.Join(filepath.Dir(root), "shared", "specs")
+	if isDir(shared) == nil {
+		return shared, nil
+	}
+	downloaded := filepath.Join(root, DownloadDir)
+	if isDir(downloaded) == nil {
+		return downloaded, nil
+	}
+	return "", fmt.Errorf("%w: neither %s nor %s is a directory (run `make specs`, or set %s)",
+		ErrSpecsNotFound, shared, downloaded, EnvSpecsDir)
+}
+
+// moduleRoot is the nearest directory at or above the working directory
+// that contains a go.mod.
+func moduleRoot() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", fmt.Errorf("%w: cannot determine working directory: %v", ErrSpecsNotFound, err)
 	}
-	root := ""
 	for dir := wd; ; {
 		if st, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !st.IsDir() {
-			root = dir
-			break
+			return dir, nil
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -65,11 +88,6 @@ func SpecsDir() (string, error) {
 		}
 		dir = parent
 	}
-	specs := filepath.Join(filepath.Dir(root), "shared", "specs")
-	if err := isDir(specs); err != nil {
-		return "", fmt.Errorf("%w: %v (set %s to override)", ErrSpecsNotFound, err, EnvSpecsDir)
-	}
-	return specs, nil
 }
 
 func isDir(p string) error {
@@ -130,6 +148,7 @@ func Load(name string) (*Spec, error) {
 func LoadForTest(tb testing.TB, name string) *Spec {
 	tb.Helper()
 	s, err := Load(name)
+	Record(tb, err == nil)
 	if errors.Is(err, ErrSpecsNotFound) {
 		tb.Skipf("speccheck: %s not found (%v): contract test skipped", name, err)
 	}
