@@ -20,28 +20,29 @@ type Note struct {
 // renamed once released (operators' dashboards and reports key on it).
 var NoteCodes = map[string]string{
 	// Warnings (X-Compat-Warning).
-	CodeUnknownFields:        "fields outside the v1 schema were ignored",
-	CodeReadmeDropped:        "a template readme was not stored (v2 templates have none)",
-	CodeCandidatesUnranked:   "candidates were tried in the client's order: the v2 catalog could not be read",
-	CodeLostReplyRecovered:   "the v2 reply to a create was lost; the created resource was found and returned",
-	CodeLockNotApplied:       "a pod was created but locked=true could not be applied",
-	CodeAnswerUnreadable:     "the change was applied but v2's answer could not be read",
-	CodeLoadBalancerEndpoint: "a v2 LOAD_BALANCER endpoint was listed; v1 cannot describe it",
-	CodeGPUTypesOmitted:      "an endpoint's gpuTypeIds were omitted: the v2 GPU catalog could not be read",
-	CodeVersionOmitted:       "an endpoint's version was omitted: its v2 releases could not be read",
-	CodeIdleTimeoutDropped:   "idleTimeout was not applied (v2 has none for REQUEST_COUNT queue endpoints)",
-	CodeGPUPoolHazard:        "serverless GPU types became v2 pools minus exclusions; later pool additions become eligible",
-	CodeGPUTypesDropped:      "serverless GPU types that v2 cannot select were dropped",
-	CodeTemplateSnapshot:     "an endpoint took a template's settings once; later template edits do not reach it",
-	CodeTemplateDeleted:      "v2 deleted the endpoint's bound template with the endpoint",
-	CodeTemplateNoRollout:    "a template edit does not roll out to endpoints created from it",
-	CodeComputeFieldsIgnored: "fields of the other compute family were ignored on an endpoint update",
-	CodeCatalogCapped:        "the v2 public template catalog is capped: the list may be incomplete",
-	CodeBillingGPUUnknown:    "billing records of pods v2 no longer lists have no GPU type",
-	CodeBillingCPUNoGPU:      "billing records of CPU pods have no GPU type",
-	CodeRegistryUnset:        "deleting a registry credential removed it from templates that used it",
-	CodeGPUTypeChosen:        "a GPU pod was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
-	CodeCPUFlavorChosen:      "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
+	CodeUnknownFields:            "fields outside the v1 schema were ignored",
+	CodeReadmeDropped:            "a template readme was not stored (v2 templates have none)",
+	CodeCandidatesUnranked:       "candidates were tried in the client's order: the v2 catalog could not be read",
+	CodeLostReplyRecovered:       "the v2 reply to a create was lost; the created resource was found and returned",
+	CodeLockNotApplied:           "a pod was created but locked=true could not be applied",
+	CodeAnswerUnreadable:         "the change was applied but v2's answer could not be read",
+	CodeLoadBalancerEndpoint:     "a v2 LOAD_BALANCER endpoint was listed; v1 cannot describe it",
+	CodeGPUTypesOmitted:          "an endpoint's gpuTypeIds were omitted: the v2 GPU catalog could not be read",
+	CodeVersionOmitted:           "an endpoint's version was omitted: its v2 releases could not be read",
+	CodeIdleTimeoutDropped:       "idleTimeout was not applied (v2 has none for REQUEST_COUNT queue endpoints)",
+	CodeGPUPoolHazard:            "serverless GPU types became v2 pools minus exclusions; later pool additions become eligible",
+	CodeGPUTypesDropped:          "serverless GPU types that v2 cannot select were dropped",
+	CodeTemplateSnapshot:         "an endpoint took a template's settings once; later template edits do not reach it",
+	CodeTemplateDeleted:          "v2 deleted the endpoint's bound template with the endpoint",
+	CodeTemplateNoRollout:        "a template edit does not roll out to endpoints created from it",
+	CodeComputeFieldsIgnored:     "fields of the other compute family were ignored on an endpoint update",
+	CodeCatalogCapped:            "the v2 public template catalog is capped: the list may be incomplete",
+	CodeBillingGPUUnknown:        "billing records of pods v2 no longer lists have no GPU type",
+	CodeBillingCPUNoGPU:          "billing records of CPU pods have no GPU type",
+	CodeRegistryUnset:            "deleting a registry credential removed it from templates that used it",
+	CodeGPUTypeChosen:            "a GPU pod was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
+	CodeCPUFlavorChosen:          "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
+	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences)",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
@@ -52,32 +53,33 @@ var NoteCodes = map[string]string{
 
 // Note codes.
 const (
-	CodeUnknownFields         = "unknown_fields_ignored"
-	CodeReadmeDropped         = "readme_dropped"
-	CodeCandidatesUnranked    = "candidates_unranked"
-	CodeLostReplyRecovered    = "lost_reply_recovered"
-	CodeLockNotApplied        = "lock_not_applied"
-	CodeAnswerUnreadable      = "answer_unreadable"
-	CodeLoadBalancerEndpoint  = "load_balancer_endpoint"
-	CodeGPUTypesOmitted       = "gpu_types_omitted"
-	CodeVersionOmitted        = "version_omitted"
-	CodeIdleTimeoutDropped    = "idle_timeout_dropped"
-	CodeGPUPoolHazard         = "gpu_pool_hazard"
-	CodeGPUTypesDropped       = "gpu_types_dropped"
-	CodeTemplateSnapshot      = "template_snapshot"
-	CodeTemplateDeleted       = "template_deleted_with_endpoint"
-	CodeTemplateNoRollout     = "template_no_rollout"
-	CodeComputeFieldsIgnored  = "compute_fields_ignored"
-	CodeCatalogCapped         = "catalog_capped"
-	CodeBillingGPUUnknown     = "billing_gpu_type_unknown"
-	CodeBillingCPUNoGPU       = "billing_cpu_no_gpu_type"
-	CodeRegistryUnset         = "registry_unset_on_templates"
-	CodeGPUTypeChosen         = "gpu_type_chosen"
-	CodeCPUFlavorChosen       = "cpu_flavor_chosen"
-	CodeLenientDropped        = "lenient_dropped"
-	CodeResetEmulated         = "reset_emulated"
-	CodeUntranslatableRefused = "untranslatable_refused"
-	CodeResetRefused          = "reset_refused"
+	CodeUnknownFields            = "unknown_fields_ignored"
+	CodeReadmeDropped            = "readme_dropped"
+	CodeCandidatesUnranked       = "candidates_unranked"
+	CodeLostReplyRecovered       = "lost_reply_recovered"
+	CodeLockNotApplied           = "lock_not_applied"
+	CodeAnswerUnreadable         = "answer_unreadable"
+	CodeLoadBalancerEndpoint     = "load_balancer_endpoint"
+	CodeGPUTypesOmitted          = "gpu_types_omitted"
+	CodeVersionOmitted           = "version_omitted"
+	CodeIdleTimeoutDropped       = "idle_timeout_dropped"
+	CodeGPUPoolHazard            = "gpu_pool_hazard"
+	CodeGPUTypesDropped          = "gpu_types_dropped"
+	CodeTemplateSnapshot         = "template_snapshot"
+	CodeTemplateDeleted          = "template_deleted_with_endpoint"
+	CodeTemplateNoRollout        = "template_no_rollout"
+	CodeComputeFieldsIgnored     = "compute_fields_ignored"
+	CodeCatalogCapped            = "catalog_capped"
+	CodeBillingGPUUnknown        = "billing_gpu_type_unknown"
+	CodeBillingCPUNoGPU          = "billing_cpu_no_gpu_type"
+	CodeRegistryUnset            = "registry_unset_on_templates"
+	CodeGPUTypeChosen            = "gpu_type_chosen"
+	CodeCPUFlavorChosen          = "cpu_flavor_chosen"
+	CodePlacedOutsideDataCenters = "placed_outside_data_centers"
+	CodeLenientDropped           = "lenient_dropped"
+	CodeResetEmulated            = "reset_emulated"
+	CodeUntranslatableRefused    = "untranslatable_refused"
+	CodeResetRefused             = "reset_refused"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.

@@ -137,6 +137,7 @@ type podCreator struct {
 	cands    []string
 	existing map[string]bool // pods that existed before the first create; nil if unknown
 
+	sentDCs    []string          // the dataCenterIds of the last create sent
 	chosenOf   int               // in.chosen: how many types were eligible (podchoose.go)
 	chosenDesc map[string]string // in.chosen: availability and price of each candidate
 }
@@ -160,6 +161,12 @@ func (cr *podCreator) run() *Result {
 	}
 	if in.chosen {
 		cr.warnChosen(created)
+	}
+	if dc := created.DataCenterID; dc != "" && len(cr.sentDCs) > 0 && !slices.Contains(cr.sentDCs, dc) {
+		// The v2 document calls dataCenterIds "preferred"; v1 placed
+		// only there (P7: the hazard is not hidden).
+		cr.notes.warn(CodePlacedOutsideDataCenters, fmt.Sprintf("dataCenterIds: v2 placed the pod in %s, outside the data centers asked for (%s): v2 treats them as preferences, v1 as the only places allowed",
+			dc, strings.Join(cr.sentDCs, ", ")))
 	}
 	if in.locked {
 		cr.lock(created)
@@ -509,6 +516,7 @@ func (cr *podCreator) createLoop() (*v2Pod, *Result) {
 		if dcs, ok := cr.candDCs[cand]; ok {
 			body.DataCenterIDs = dcs
 		}
+		cr.sentDCs = body.DataCenterIDs
 		a, err := podCall(cr.ctx, cr.c, http.MethodPost, "/v2/pods", nil, body)
 		if err != nil {
 			var ue interface{ Unavailable() bool }
