@@ -485,7 +485,11 @@ func TestE2EModes(t *testing.T) {
 	t.Run("reset emulated", func(t *testing.T) {
 		e := newE2E(t, e2eOpts{cfg: func(c *config.Config) { c.ResetMode = "restart" }})
 		id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"]}`).json(t)["id"].(string)
-		e.want(e.v1("POST", "/v1/pods/"+id+"/reset", ""), 400) // still PROVISIONING
+		r0 := e.v1("POST", "/v1/pods/"+id+"/reset", "") // still PROVISIONING: already starting from scratch
+		e.want(r0, 200)
+		if !strings.Contains(r0.header.Get("X-Compat-Warning"), "still starting") || r0.header.Get("X-Compat-Emulated") != "reset" {
+			t.Errorf("reset of a provisioning pod: warning %q, emulated %q", r0.header.Get("X-Compat-Warning"), r0.header.Get("X-Compat-Emulated"))
+		}
 		e.clock.advance(20 * time.Second)
 		r := e.v1("POST", "/v1/pods/"+id+"/reset", "")
 		e.want(r, 200)
@@ -495,6 +499,55 @@ func TestE2EModes(t *testing.T) {
 		e.want(e.v1("POST", "/v1/pods/"+id+"/stop", ""), 200)
 		e.want(e.v1("POST", "/v1/pods/"+id+"/reset", ""), 200) // EXITED → start
 	})
+	t.Run("a reset that ends in 400 carries no X-Compat-Emulated", func(t *testing.T) {
+		e := newE2E(t, e2eOpts{cfg: func(c *config.Config) { c.ResetMode = "restart" }})
+		id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"],"locked":true}`).json(t)["id"].(string)
+		e.clock.advance(20 * time.Second)
+		r := e.v1("POST", "/v1/pods/"+id+"/reset", "")
+		e.want(r, 400)
+		if h := r.header.Get("X-Compat-Emulated"); h != "" {
+			t.Errorf("a refused reset carries X-Compat-Emulated %q", h)
+		}
+	})
+}
+
+// v1 shows desiredStatus RUNNING from the create on, while v2 reports the
+// pod PROVISIONING, then STARTING, and refuses restart and start until it
+// runs (issue 14, item 4): real clients restart or start right after a
+// create and must not get a 400 about a status they cannot see.
+func TestE2EActionsOnAPodStillStarting(t *testing.T) {
+	e := newE2E(t, e2eOpts{})
+	id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"]}`).json(t)["id"].(string)
+	for _, a := range []string{"restart", "start"} {
+		r := e.v1("POST", "/v1/pods/"+id+"/"+a, "")
+		e.want(r, 200)
+		if r.json(t)["desiredStatus"] != "RUNNING" || !strings.Contains(r.header.Get("X-Compat-Warning"), "no "+a+" was sent") {
+			t.Errorf("%s right after create: %s, warning %q", a, r.body, r.header.Get("X-Compat-Warning"))
+		}
+	}
+	e.clock.advance(20 * time.Second) // RUNNING
+	r := e.v1("POST", "/v1/pods/"+id+"/start", "")
+	e.want(r, 200)
+	if !strings.Contains(r.header.Get("X-Compat-Warning"), "already running") {
+		t.Errorf("start of a running pod: warning %q", r.header.Get("X-Compat-Warning"))
+	}
+	r = e.v1("POST", "/v1/pods/"+id+"/restart", "")
+	e.want(r, 200)
+	if w := r.header.Get("X-Compat-Warning"); w != "" {
+		t.Errorf("a real restart warns %q", w)
+	}
+	// A stop of a pod still provisioning is valid in v2 too: it stops.
+	st := e.v1("POST", "/v1/pods/"+id+"/stop", "")
+	e.want(st, 200)
+	if st.json(t)["desiredStatus"] != "EXITED" {
+		t.Errorf("stop while provisioning: %s", st.body)
+	}
+	// A restart of a stopped pod is refused in v1 words.
+	m := e.v1("POST", "/v1/pods/"+id+"/restart", "")
+	e.want(m, 400)
+	if msg := m.message(t); !strings.Contains(msg, "desiredStatus EXITED") || strings.Contains(msg, "/v2") {
+		t.Errorf("restart of a stopped pod: %q", msg)
+	}
 }
 
 func TestE2EListSeeded(t *testing.T) {

@@ -40,6 +40,9 @@ var NoteCodes = map[string]string{
 	CodeBillingGPUUnknown:    "billing records of pods v2 no longer lists have no GPU type",
 	CodeBillingCPUNoGPU:      "billing records of CPU pods have no GPU type",
 	CodeRegistryUnset:        "deleting a registry credential removed it from templates that used it",
+	CodePodAlreadyStarting:   "a restart, start or reset of a pod still starting was answered with the pod; no action was sent",
+	CodePodAlreadyRunning:    "a start of a running pod was answered with the pod; no action was sent",
+	CodePublicKeyKept:        "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
@@ -70,6 +73,9 @@ const (
 	CodeBillingGPUUnknown     = "billing_gpu_type_unknown"
 	CodeBillingCPUNoGPU       = "billing_cpu_no_gpu_type"
 	CodeRegistryUnset         = "registry_unset_on_templates"
+	CodePodAlreadyStarting    = "pod_already_starting"
+	CodePodAlreadyRunning     = "pod_already_running"
+	CodePublicKeyKept         = "public_key_kept"
 	CodeLenientDropped        = "lenient_dropped"
 	CodeResetEmulated         = "reset_emulated"
 	CodeUntranslatableRefused = "untranslatable_refused"

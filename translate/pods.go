@@ -791,11 +791,26 @@ func podActionPlan(action string) PlanFunc {
 }
 
 func doPodAction(ctx context.Context, req *Request, c Caller, id, action string) *Result {
+	return podAction(ctx, req, c, id, action, true)
+}
+
+// podAction sends one v2 pod action. v2 refuses (409) an action that is not
+// valid in the pod's current status, a status the v1 client cannot see: v1
+// shows desiredStatus RUNNING for a pod v2 still reports PROVISIONING or
+// STARTING. On a 409 the pod is read, and the answer is decided by what
+// the v1 client asked for (podActionRefused); retry allows one more try
+// when the pod has meanwhile reached a status where the action is valid.
+func podAction(ctx context.Context, req *Request, c Caller, id, action string, retry bool) *Result {
 	a, err := podCall(ctx, c, http.MethodPost, V2Path("/v2/pods/%s/action", id), nil, v2PodAction{Action: action})
 	if err != nil {
 		return FromCallError(err)
 	}
 	if !a.OK() {
+		if a.Status == http.StatusConflict {
+			if res := podActionRefused(ctx, req, c, id, action, retry); res != nil {
+				return res
+			}
+		}
 		return FromV2Error(req.Op, a)
 	}
 	p, r := decodePodAnswer(a)
@@ -815,6 +830,63 @@ func doPodAction(ctx context.Context, req *Request, c Caller, id, action string)
 		}
 	}
 	return podAnswerOf(http.StatusOK, p)
+}
+
+// podActionRefused decides the v1 answer to an action v2 refused with a
+// 409, from the pod's status read afterwards; nil keeps v2's refusal (the
+// pod could not be read). v1's desiredStatus is what the client sees:
+//   - restart or start of a pod still PROVISIONING or STARTING (v1: RUNNING):
+//     the pod is already starting from scratch, which is the effect asked
+//     for: 200 with the pod, and a warning that no action was sent;
+//   - start of a RUNNING pod: it runs, as asked: 200 with a warning;
+//   - the pod reached a status where the action is valid meanwhile (restart
+//     of a pod now RUNNING, start of one now EXITED): sent once more;
+//   - anything else (restart or stop of a stopped pod, stop of a locked
+//     pod): 400 naming the pod's v1 desiredStatus and the v1 route to use.
+//
+// Nothing is reported as done that was not: the warning says no action was
+// sent, and a stop is never answered 200 unless v2 stopped the pod.
+func podActionRefused(ctx context.Context, req *Request, c Caller, id, action string, retry bool) *Result {
+	g, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
+	if err != nil || !g.OK() {
+		return nil
+	}
+	p, r := decodePodAnswer(g)
+	if r != nil {
+		return nil
+	}
+	ds := desiredStatus(p.Status)
+	switch {
+	case (action == "restart" || action == "start") && (p.Status == "PROVISIONING" || p.Status == "STARTING"):
+		res := podAnswerOf(http.StatusOK, p)
+		res.warn(CodePodAlreadyStarting, "the pod is still starting (v2 status "+p.Status+", v1 desiredStatus RUNNING): no "+action+" was sent, since the pod is already starting from scratch")
+		return res
+	case action == "start" && p.Status == "RUNNING":
+		res := podAnswerOf(http.StatusOK, p)
+		res.warn(CodePodAlreadyRunning, "the pod is already running: no start was sent")
+		return res
+	case retry && ((action == "restart" && p.Status == "RUNNING") || (action == "start" && (p.Status == "EXITED" || p.Status == "ERROR"))):
+		return podAction(ctx, req, c, id, action, false)
+	case action == "stop" && p.Locked && ds == "RUNNING":
+		return Fail(http.StatusBadRequest, "the pod is locked: locking disables stopping (unlock it with PATCH /v1/pods/{podId} {\"locked\":false})")
+	case action == "stop" && ds == "EXITED":
+		return Fail(http.StatusBadRequest, "the pod is already stopped (desiredStatus EXITED)")
+	case action == "restart" && ds == "EXITED":
+		return Fail(http.StatusBadRequest, "the pod is stopped (desiredStatus EXITED): restart needs a running pod; start it with POST /v1/pods/{podId}/start")
+	case ds != "":
+		return Fail(http.StatusBadRequest, "the pod cannot be "+pastTense(action)+" in its current status (desiredStatus "+ds+")")
+	}
+	return nil
+}
+
+func pastTense(action string) string {
+	switch action {
+	case "stop":
+		return "stopped"
+	case "start":
+		return "started"
+	}
+	return action + "ed"
 }
 
 var (
@@ -837,12 +909,17 @@ func resetPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return refuse(CodeResetRefused, resetUnsupported)
 	}
 	res := resetEmulated(ctx, req, c, id)
-	res.emulate("reset", CodeResetEmulated)
+	if res.Status < 300 {
+		// Only a reset that happened was emulated: a refusal carries no
+		// X-Compat-Emulated.
+		res.emulate("reset", CodeResetEmulated)
+	}
 	return res
 }
 
 // resetEmulated is reset as V1GW_RESET_MODE=restart emulates it: RUNNING →
-// restart, EXITED/ERROR → start; anything else is refused.
+// restart, EXITED/ERROR → start, PROVISIONING/STARTING → nothing to send
+// (200 with a warning); anything else is refused.
 func resetEmulated(ctx context.Context, req *Request, c Caller, id string) *Result {
 	p, r := getV2Pod(ctx, req, c, id)
 	if r != nil {
@@ -857,7 +934,11 @@ func resetEmulated(ctx context.Context, req *Request, c Caller, id string) *Resu
 	case "EXITED", "ERROR":
 		return doPodAction(ctx, req, c, id, "start")
 	case "PROVISIONING", "STARTING":
-		return Fail(http.StatusBadRequest, "the pod is "+p.Status+": it can be reset (restarted) once it is RUNNING")
+		// Already starting from scratch: what a reset (emulated by a
+		// restart) asks for is under way.
+		res := podAnswerOf(http.StatusOK, p)
+		res.warn(CodePodAlreadyStarting, "the pod is still starting (v2 status "+p.Status+", v1 desiredStatus RUNNING): no restart was sent, since the pod is already starting from scratch")
+		return res
 	}
 	return Fail(http.StatusBadRequest, "the pod is "+p.Status+" and cannot be reset")
 }
