@@ -614,3 +614,27 @@ func TestE2EPodErrors(t *testing.T) {
 		t.Errorf("upstream down: %d %s", r.status, r.body)
 	}
 }
+
+// A v1 env update replaces the whole env; the SSH key v2 injected at create
+// (PUBLIC_KEY) is kept unless the new env sets one (issue 14, item 6).
+func TestE2EEnvUpdateKeepsSSHKey(t *testing.T) {
+	e := newE2E(t, e2eOpts{seed: true}) // the seed registers an SSH key
+	id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"]}`).json(t)["id"].(string)
+	key := func(r *e2eResp) any { env, _ := r.json(t)["env"].(map[string]any); return env["PUBLIC_KEY"] }
+	if key(e.v1("GET", "/v1/pods/"+id, "")) != v2sim.SeedSSHKey {
+		t.Fatal("the simulator injected no PUBLIC_KEY")
+	}
+	up := e.v1("PATCH", "/v1/pods/"+id, `{"env":{"HF_TOKEN":"x"}}`)
+	e.want(up, 200)
+	if key(up) != v2sim.SeedSSHKey || !strings.Contains(up.header.Get("X-Compat-Warning"), "PUBLIC_KEY") {
+		t.Errorf("after an env update: %s, warning %q", up.body, up.header.Get("X-Compat-Warning"))
+	}
+	if strings.Contains(up.header.Get("X-Compat-Warning"), "AAAA") {
+		t.Errorf("the warning shows the key: %q", up.header.Get("X-Compat-Warning"))
+	}
+	rm := e.v1("PATCH", "/v1/pods/"+id, `{"env":{"HF_TOKEN":"x","PUBLIC_KEY":""}}`)
+	e.want(rm, 200)
+	if key(rm) != "" {
+		t.Errorf("an explicit empty PUBLIC_KEY kept %v", key(rm))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -728,13 +729,17 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))
 	}
 	var cur *v2Pod
-	if u.needsPod() || u.fields == 0 {
+	keepKey := u.body.Env != nil && !hasKey(*u.body.Env, publicKeyEnv)
+	if u.needsPod() || u.fields == 0 || keepKey {
 		if cur, r = getV2Pod(ctx, req, c, id); r != nil {
 			return withNotes(r, notes)
 		}
 		if msg := u.applyMounts(cur); msg != "" {
 			return withNotes(Fail(http.StatusBadRequest, msg), notes)
 		}
+	}
+	if keepKey {
+		keepPublicKey(u, cur, notes)
 	}
 	if u.fields == 0 {
 		// Nothing v2 can change: the pod as it is, without a PATCH.
@@ -752,6 +757,38 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return withNotes(r, notes)
 	}
 	return withNotes(podAnswerOf(http.StatusOK, p), notes)
+}
+
+// publicKeyEnv is the env variable that carries a pod's SSH public keys:
+// v2 injects it at create (startSsh), and the pod's images start sshd
+// from it.
+const publicKeyEnv = "PUBLIC_KEY"
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// keepPublicKey keeps the pod's current PUBLIC_KEY in an env update that
+// does not set one. A v1 env update replaces the whole env, but v1 never
+// kept the SSH key in the pod's env (v1 installed the account's keys
+// itself); v2 injected it there at create, so replacing the env would
+// silently take the pod's SSH access away at its next start. An explicit
+// "PUBLIC_KEY": "" is the client's own choice and is sent as is (the key
+// is removed).
+func keepPublicKey(u *podUpdate, cur *v2Pod, notes *Result) {
+	if cur == nil || len(cur.Env) == 0 {
+		return
+	}
+	var env map[string]string
+	if json.Unmarshal(cur.Env, &env) != nil || env[publicKeyEnv] == "" {
+		return
+	}
+	next := make(map[string]string, len(*u.body.Env)+1)
+	maps.Copy(next, *u.body.Env)
+	next[publicKeyEnv] = env[publicKeyEnv]
+	u.body.Env = &next
+	notes.warn(CodePublicKeyKept, "env: the pod's PUBLIC_KEY (its SSH access) was kept, since the new env does not set it; send \"PUBLIC_KEY\": \"\" to remove it")
 }
 
 // ---------------------------------------------------------------------------

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -1036,6 +1037,46 @@ func TestGetPod(t *testing.T) {
 // ---------------------------------------------------------------------------
 // #6/#8 UpdatePod
 
+// v2 injects PUBLIC_KEY into the env of pods started with SSH; a v1 env
+// update replaces the whole env. The pod's key is kept unless the new env
+// sets one, and an explicit "" removes it (issue 14, item 6).
+func TestUpdatePodKeepsPublicKey(t *testing.T) {
+	params := map[string]string{"podId": "p1"}
+	withKey := step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("env", `{"A":"1","PUBLIC_KEY":"ssh-ed25519 AAAA me"}`))}
+	noKey := step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1")}
+	patched := step{method: "PATCH", path: "/v2/pods/p1", status: 200, body: pod("p1")}
+	tests := []struct {
+		name   string
+		body   string
+		script []step
+		want   string // PATCH body
+		kept   bool   // public_key_kept warning
+	}{
+		{"an env without PUBLIC_KEY keeps the pod's key", `{"env":{"B":"2"}}`, []step{withKey, patched},
+			`{"env":{"B":"2","PUBLIC_KEY":"ssh-ed25519 AAAA me"}}`, true},
+		{"an empty env keeps it too", `{"env":{},"name":"x"}`, []step{withKey, patched},
+			`{"name":"x","env":{"PUBLIC_KEY":"ssh-ed25519 AAAA me"}}`, true},
+		{"a pod without a key gets none", `{"env":{"B":"2"}}`, []step{noKey, patched}, `{"env":{"B":"2"}}`, false},
+		{"a new key replaces it without a pre-read", `{"env":{"PUBLIC_KEY":"ssh-rsa new"}}`, []step{patched}, `{"env":{"PUBLIC_KEY":"ssh-rsa new"}}`, false},
+		{"an explicit empty key removes it", `{"env":{"B":"2","PUBLIC_KEY":""}}`, []step{patched}, `{"env":{"B":"2","PUBLIC_KEY":""}}`, false},
+		{"no env, no pre-read", `{"name":"x"}`, []step{patched}, `{"name":"x"}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, f := run(t, "UpdatePod", runOpts{params: params, body: tc.body}, tc.script...)
+			wantStatus(t, res, 200)
+			jsonEqual(t, "PATCH", []byte(f.bodies("PATCH", "/v2/pods/p1")[0]), tc.want)
+			kept := slices.ContainsFunc(res.Notes, func(n Note) bool { return n.Code == CodePublicKeyKept })
+			if kept != tc.kept {
+				t.Errorf("public_key_kept %v, want %v (warnings %q)", kept, tc.kept, res.Warnings)
+			}
+			if kept && strings.Contains(strings.Join(res.Warnings, " "), "AAAA") {
+				t.Errorf("the warning shows the key: %q", res.Warnings)
+			}
+		})
+	}
+}
+
 func TestUpdatePod(t *testing.T) {
 	params := map[string]string{"podId": "p1"}
 	get := step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1")}
@@ -1052,8 +1093,8 @@ func TestUpdatePod(t *testing.T) {
 	}{
 		{"only what was sent, no v1 defaults", `{"name":"renamed"}`, []step{patched}, `{"name":"renamed"}`, 200, nil},
 		{"every field", `{"name":"n","imageName":"i","containerDiskInGb":60,"containerRegistryAuthId":"r","dockerStartCmd":["a","b c"],"env":{"K":"V"},"ports":["80/http"],"globalNetworking":true,"locked":true}`,
-			[]step{patched}, `{"name":"n","image":"i","disk":60,"registry":"r","args":"a 'b c'","env":{"K":"V"},"ports":["80/http"],"globalNetworking":true,"locked":true}`, 200, nil},
-		{"clearing values", `{"dockerStartCmd":[],"env":{},"ports":[],"containerRegistryAuthId":""}`, []step{patched}, `{"args":"","env":{},"ports":[],"registry":null}`, 200, nil},
+			[]step{get, patched}, `{"name":"n","image":"i","disk":60,"registry":"r","args":"a 'b c'","env":{"K":"V"},"ports":["80/http"],"globalNetworking":true,"locked":true}`, 200, nil},
+		{"clearing values", `{"dockerStartCmd":[],"env":{},"ports":[],"containerRegistryAuthId":""}`, []step{get, patched}, `{"args":"","env":{},"ports":[],"registry":null}`, 200, nil},
 		{"volume grows: GET first, full entry", `{"volumeInGb":50}`, []step{get, patched}, `{"mounts":{"persistent":{"size":50,"path":"/workspace"}}}`, 200, nil},
 		{"mount path moves", `{"volumeMountPath":"/data"}`, []step{get, patched}, `{"mounts":{"persistent":{"size":20,"path":"/data"}}}`, 200, nil},
 		{"network mount path", `{"volumeMountPath":"/data"}`, []step{netPod, patched}, `{"mounts":{"network":[{"volumeId":"vol1","path":"/data"}]}}`, 200, nil},
