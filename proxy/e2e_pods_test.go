@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -636,5 +637,31 @@ func TestE2EEnvUpdateKeepsSSHKey(t *testing.T) {
 	e.want(rm, 200)
 	if key(rm) != "" {
 		t.Errorf("an explicit empty PUBLIC_KEY kept %v", key(rm))
+	}
+}
+
+// Messages v2 gives reach v1 clients in v1 words (issue 14, item 5): the
+// v1 field, no v2 route, no JSON path, no doubled punctuation.
+func TestE2EV2ProblemsInV1Words(t *testing.T) {
+	e := newE2E(t, e2eOpts{})
+	leak := regexp.MustCompile(`/v2/|\$\.|\$:|\.:`)
+	for _, tc := range []struct {
+		method, path, body string
+		want               string // part of the v1 message
+	}{
+		{"POST", "/v1/networkvolumes", `{"name":"d","size":10,"dataCenterId":"MARS-1"}`, "dataCenterId"},
+		{"POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"],"dataCenterIds":["MARS-1"]}`, "dataCenterIds"},
+		{"POST", "/v1/pods", `{"imageName":"img","computeType":"CPU","cpuFlavorIds":["cpu3c"],"vcpuCount":1024}`, "vcpuCount"},
+	} {
+		r := e.v1(tc.method, tc.path, tc.body)
+		if r.status != 400 {
+			t.Errorf("%s %s %s: %d %s", tc.method, tc.path, tc.body, r.status, r.body)
+			continue
+		}
+		msg := r.message(t)
+		t.Logf("%s → %q", tc.body, msg)
+		if !strings.Contains(msg, tc.want) || leak.MatchString(msg) {
+			t.Errorf("%s %s %s: message %q (want %q, no v2 wording)", tc.method, tc.path, tc.body, msg, tc.want)
+		}
 	}
 }

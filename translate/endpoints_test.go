@@ -236,7 +236,7 @@ func TestCreateEndpointRejects(t *testing.T) {
 			[]string{"is a pod template"}},
 		{"v2 422", `{"templateId":"t","name":"n","gpuTypeIds":["NVIDIA L4"]}`,
 			[]step{catalogStep(), {method: "POST", path: "/v2/serverless", status: 422, body: problem(422, "Request validation failed.", "$.templateId: template is a pod template")}}, 400,
-			[]string{"Request validation failed.: $.templateId: template is a pod template"}},
+			[]string{"Request validation failed: templateId: template is a pod template"}},
 		{"v2 404 template", `{"templateId":"t","name":"n","computeType":"CPU","cpuFlavorIds":["cpu3c"]}`,
 			[]step{{method: "POST", path: "/v2/serverless", status: 404, body: problem(404, "template t not found")}}, 400,
 			[]string{"template t not found"}},

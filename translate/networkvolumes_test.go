@@ -89,7 +89,7 @@ func TestCreateNetworkVolumeV2Errors(t *testing.T) {
 				step{method: "POST", path: "/v2/network-volumes", status: tc.status, body: problem(tc.status, tc.detail),
 					header: http.Header{"Retry-After": {"7"}}})
 			wantStatus(t, res, tc.want)
-			wantMessage(t, res, tc.detail)
+			wantMessage(t, res, strings.Replace(tc.detail, "dataCenter:", "dataCenterId:", 1)) // the v1 field
 			if tc.status == 429 && res.RetryAfter != "7" {
 				t.Errorf("Retry-After %q", res.RetryAfter)
 			}

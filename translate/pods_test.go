@@ -1112,7 +1112,7 @@ func TestUpdatePod(t *testing.T) {
 		{"no body", ``, nil, "", 400, []string{"request body is required"}},
 		{"404 becomes 400", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 404, body: problem(404, "pod not found")}}, "*", 400, []string{"pod not found"}},
 		{"409 becomes 400", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 409, body: problem(409, "pod belongs to a cluster")}}, "*", 400, []string{"cluster"}},
-		{"422 becomes 400 with errors", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 422, body: problem(422, "Request validation failed.", "$.name: bad")}}, "*", 400, []string{"Request validation failed.: $.name: bad"}},
+		{"422 becomes 400 with errors", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 422, body: problem(422, "Request validation failed.", "$.name: bad")}}, "*", 400, []string{"Request validation failed: name: bad"}},
 		{"404 on the pre-read becomes 400", `{"volumeInGb":50}`, []step{{method: "GET", path: "/v2/pods/p1", status: 404, body: problem(404, "pod not found")}}, "", 400, nil},
 	}
 	for _, op := range []string{"UpdatePod", "UpdatePodViaPost"} {
