@@ -1406,3 +1406,40 @@ func TestListPods100(t *testing.T) {
 		t.Fatalf("%d pods, %v", len(got), err)
 	}
 }
+
+// Real clients send comma-joined ports, with spaces, in one array element
+// or one string; each becomes its own v2 port (issue 14, item 7). Pods
+// (create and update) and templates share the rule.
+func TestPortsAreNormalised(t *testing.T) {
+	tests := []struct {
+		name, ports, want string
+	}{
+		{"comma-joined element", `["8888/http,22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"a space after the comma", `["8888/http, 22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"a string with a space", `"8888/http, 22/tcp"`, `["8888/http","22/tcp"]`},
+		{"padded elements", `[" 8888/http ","22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"a trailing comma", `["8888/http,"]`, `["8888/http"]`},
+		{"a port listed twice once", `["22/tcp,8888/http","22/tcp"]`, `["22/tcp","8888/http"]`},
+		{"already separate", `["8888/http","22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"none", `[]`, `[]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			u, msg := parsePodUpdate([]byte(`{"ports":` + tc.ports + `}`))
+			if u == nil {
+				t.Fatal(msg)
+			}
+			got, _ := json.Marshal(*u.body.Ports)
+			jsonEqual(t, "pod update ports", got, tc.want)
+			res, f := run(t, "UpdateTemplate", runOpts{params: map[string]string{"templateId": "t1"}, body: `{"ports":` + tc.ports + `}`},
+				step{method: "PATCH", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
+			wantStatus(t, res, 200)
+			var sent struct{ Ports json.RawMessage }
+			_ = json.Unmarshal([]byte(f.bodies("PATCH", "/v2/templates/t1")[0]), &sent)
+			jsonEqual(t, "template ports", sent.Ports, tc.want)
+		})
+	}
+	if _, msg := parsePodUpdate([]byte(`{"ports":["8888/http"," "]}`)); !strings.Contains(msg, "ports: element 1 is empty") {
+		t.Errorf("an empty element: %q", msg)
+	}
+}
