@@ -1653,7 +1653,13 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		b = append(b, `,"createdAt":`...)
 		b = appendJSONString(b, p.CreatedAt)
 	}
-	if p.Cloud != "" {
+	switch p.Cloud { // interned: the two values are literals
+	case "":
+	case "SECURE":
+		b = append(b, `,"cloudType":"SECURE"`...)
+	case "COMMUNITY":
+		b = append(b, `,"cloudType":"COMMUNITY"`...)
+	default:
 		b = append(b, `,"cloudType":`...)
 		b = appendJSONString(b, p.Cloud)
 	}
