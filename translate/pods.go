@@ -878,8 +878,9 @@ func podAction(ctx context.Context, req *Request, c Caller, id, action string, r
 //   - start of a RUNNING pod: it runs, as asked: 200 with a warning;
 //   - the pod reached a status where the action is valid meanwhile (restart
 //     of a pod now RUNNING, start of one now EXITED): sent once more;
-//   - anything else (restart or stop of a stopped pod, stop of a locked
-//     pod): 400 naming the pod's v1 desiredStatus and the v1 route to use.
+//   - restart or stop of a stopped pod, stop of a locked pod: 400 naming
+//     the pod's v1 desiredStatus and the v1 route to use;
+//   - anything else (a cluster member pod, a second refusal): v2's reason.
 //
 // Nothing is reported as done that was not: the warning says no action was
 // sent, and a stop is never answered 200 unless v2 stopped the pod.
@@ -910,20 +911,8 @@ func podActionRefused(ctx context.Context, req *Request, c Caller, id, action st
 		return Fail(http.StatusBadRequest, "the pod is already stopped (desiredStatus EXITED)")
 	case action == "restart" && ds == "EXITED":
 		return Fail(http.StatusBadRequest, "the pod is stopped (desiredStatus EXITED): restart needs a running pod; start it with POST /v1/pods/{podId}/start")
-	case ds != "":
-		return Fail(http.StatusBadRequest, "the pod cannot be "+pastTense(action)+" in its current status (desiredStatus "+ds+")")
 	}
-	return nil
-}
-
-func pastTense(action string) string {
-	switch action {
-	case "stop":
-		return "stopped"
-	case "start":
-		return "started"
-	}
-	return action + "ed"
+	return nil // v2's own reason, in v1 words (a cluster member pod, ...)
 }
 
 var (
