@@ -266,7 +266,7 @@ func testE2EEndpointVariants(t *testing.T, rd simReading) {
 			{"POST", "/v1/endpoints", `{"templateId":"30zmvf89kd","gpuTypeIds":["NVIDIA L4"]}`, 400, "is a pod template", []string{"GET /v2/templates/30zmvf89kd"}},
 			{"POST", "/v1/endpoints", `{"templateId":"30zmvf89kd","name":"x","computeType":"CPU","cpuFlavorIds":["cpu3c"]}`, 400, "pod template", []string{"POST /v2/serverless"}},
 			{"POST", "/v1/endpoints", `{"templateId":"` + public + `","name":"x","gpuTypeIds":["AMD Instinct MI300X OAM"]}`, 400, "none of AMD Instinct MI300X OAM", nil},
-			{"POST", "/v1/endpoints", `{"templateId":"` + public + `","name":"x","computeType":"CPU","cpuFlavorIds":["cpu3c"],"workersMin":5}`, 400, "workers.min", []string{"POST /v2/serverless"}},
+			{"POST", "/v1/endpoints", `{"templateId":"` + public + `","name":"x","computeType":"CPU","cpuFlavorIds":["cpu3c"],"workersMin":5}`, 400, "workersMin (5) must be <= workersMax (3)", []string{"POST /v2/serverless"}},
 			{"GET", "/v1/endpoints/nope", ``, 404, "not found", []string{"GET /v2/serverless/nope"}},
 			{"GET", "/v1/endpoints?includeWorkers=yes", ``, 400, "includeWorkers", nil},
 			{"PATCH", "/v1/endpoints/nope", `{"scalerValue":2}`, 400, "not found", []string{"GET /v2/serverless/nope"}},

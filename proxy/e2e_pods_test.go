@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -148,6 +149,7 @@ func (e *e2e) call(base, key, method, path, body string) *e2eResp {
 	b, _ := io.ReadAll(resp.Body)
 	r := &e2eResp{status: resp.StatusCode, header: resp.Header, body: b}
 	if base == e.gw && e.spec != nil && strings.HasPrefix(path, "/v1/") && r.status < 300 {
+		path = "/v1/" + strings.TrimLeft(path[len("/v1/"):], "/") // a base URL's trailing slash (/v1//pods)
 		p, _, _ := strings.Cut(path, "?")
 		if isPodAction(method, p) {
 			if err := e.spec.ValidateSchema("#/components/schemas/Pod", b); err != nil {
@@ -486,7 +488,11 @@ func TestE2EModes(t *testing.T) {
 	t.Run("reset emulated", func(t *testing.T) {
 		e := newE2E(t, e2eOpts{cfg: func(c *config.Config) { c.ResetMode = "restart" }})
 		id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"]}`).json(t)["id"].(string)
-		e.want(e.v1("POST", "/v1/pods/"+id+"/reset", ""), 400) // still PROVISIONING
+		r0 := e.v1("POST", "/v1/pods/"+id+"/reset", "") // still PROVISIONING: already starting from scratch
+		e.want(r0, 200)
+		if !strings.Contains(r0.header.Get("X-Compat-Warning"), "still starting") || r0.header.Get("X-Compat-Emulated") != "reset" {
+			t.Errorf("reset of a provisioning pod: warning %q, emulated %q", r0.header.Get("X-Compat-Warning"), r0.header.Get("X-Compat-Emulated"))
+		}
 		e.clock.advance(20 * time.Second)
 		r := e.v1("POST", "/v1/pods/"+id+"/reset", "")
 		e.want(r, 200)
@@ -496,6 +502,55 @@ func TestE2EModes(t *testing.T) {
 		e.want(e.v1("POST", "/v1/pods/"+id+"/stop", ""), 200)
 		e.want(e.v1("POST", "/v1/pods/"+id+"/reset", ""), 200) // EXITED → start
 	})
+	t.Run("a reset that ends in 400 carries no X-Compat-Emulated", func(t *testing.T) {
+		e := newE2E(t, e2eOpts{cfg: func(c *config.Config) { c.ResetMode = "restart" }})
+		id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"],"locked":true}`).json(t)["id"].(string)
+		e.clock.advance(20 * time.Second)
+		r := e.v1("POST", "/v1/pods/"+id+"/reset", "")
+		e.want(r, 400)
+		if h := r.header.Get("X-Compat-Emulated"); h != "" {
+			t.Errorf("a refused reset carries X-Compat-Emulated %q", h)
+		}
+	})
+}
+
+// v1 shows desiredStatus RUNNING from the create on, while v2 reports the
+// pod PROVISIONING, then STARTING, and refuses restart and start until it
+// runs (issue 14, item 4): real clients restart or start right after a
+// create and must not get a 400 about a status they cannot see.
+func TestE2EActionsOnAPodStillStarting(t *testing.T) {
+	e := newE2E(t, e2eOpts{})
+	id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"]}`).json(t)["id"].(string)
+	for _, a := range []string{"restart", "start"} {
+		r := e.v1("POST", "/v1/pods/"+id+"/"+a, "")
+		e.want(r, 200)
+		if r.json(t)["desiredStatus"] != "RUNNING" || !strings.Contains(r.header.Get("X-Compat-Warning"), "no "+a+" was sent") {
+			t.Errorf("%s right after create: %s, warning %q", a, r.body, r.header.Get("X-Compat-Warning"))
+		}
+	}
+	e.clock.advance(20 * time.Second) // RUNNING
+	r := e.v1("POST", "/v1/pods/"+id+"/start", "")
+	e.want(r, 200)
+	if !strings.Contains(r.header.Get("X-Compat-Warning"), "already running") {
+		t.Errorf("start of a running pod: warning %q", r.header.Get("X-Compat-Warning"))
+	}
+	r = e.v1("POST", "/v1/pods/"+id+"/restart", "")
+	e.want(r, 200)
+	if w := r.header.Get("X-Compat-Warning"); w != "" {
+		t.Errorf("a real restart warns %q", w)
+	}
+	// A stop of a pod still provisioning is valid in v2 too: it stops.
+	st := e.v1("POST", "/v1/pods/"+id+"/stop", "")
+	e.want(st, 200)
+	if st.json(t)["desiredStatus"] != "EXITED" {
+		t.Errorf("stop while provisioning: %s", st.body)
+	}
+	// A restart of a stopped pod is refused in v1 words.
+	m := e.v1("POST", "/v1/pods/"+id+"/restart", "")
+	e.want(m, 400)
+	if msg := m.message(t); !strings.Contains(msg, "desiredStatus EXITED") || strings.Contains(msg, "/v2") {
+		t.Errorf("restart of a stopped pod: %q", msg)
+	}
 }
 
 func TestE2EListSeeded(t *testing.T) {
@@ -560,5 +615,83 @@ func TestE2EPodErrors(t *testing.T) {
 	down := newE2E(t, e2eOpts{cfg: func(c *config.Config) { c.UpstreamURL = "http://127.0.0.1:1" }})
 	if r := down.v1("GET", "/v1/pods", ""); r.status != 502 && r.status != 503 {
 		t.Errorf("upstream down: %d %s", r.status, r.body)
+	}
+}
+
+// A v1 env update replaces the whole env; the SSH key v2 injected at create
+// (PUBLIC_KEY) is kept unless the new env sets one (issue 14, item 6).
+func TestE2EEnvUpdateKeepsSSHKey(t *testing.T) {
+	e := newE2E(t, e2eOpts{seed: true}) // the seed registers an SSH key
+	id := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"]}`).json(t)["id"].(string)
+	key := func(r *e2eResp) any { env, _ := r.json(t)["env"].(map[string]any); return env["PUBLIC_KEY"] }
+	if key(e.v1("GET", "/v1/pods/"+id, "")) != v2sim.SeedSSHKey {
+		t.Fatal("the simulator injected no PUBLIC_KEY")
+	}
+	up := e.v1("PATCH", "/v1/pods/"+id, `{"env":{"HF_TOKEN":"x"}}`)
+	e.want(up, 200)
+	if key(up) != v2sim.SeedSSHKey || !strings.Contains(up.header.Get("X-Compat-Warning"), "PUBLIC_KEY") {
+		t.Errorf("after an env update: %s, warning %q", up.body, up.header.Get("X-Compat-Warning"))
+	}
+	if strings.Contains(up.header.Get("X-Compat-Warning"), "AAAA") {
+		t.Errorf("the warning shows the key: %q", up.header.Get("X-Compat-Warning"))
+	}
+	rm := e.v1("PATCH", "/v1/pods/"+id, `{"env":{"HF_TOKEN":"x","PUBLIC_KEY":""}}`)
+	e.want(rm, 200)
+	if key(rm) != "" {
+		t.Errorf("an explicit empty PUBLIC_KEY kept %v", key(rm))
+	}
+}
+
+// Messages v2 gives reach v1 clients in v1 words (issue 14, item 5): the
+// v1 field, no v2 route, no JSON path, no doubled punctuation.
+func TestE2EV2ProblemsInV1Words(t *testing.T) {
+	e := newE2E(t, e2eOpts{})
+	leak := regexp.MustCompile(`/v2/|\$\.|\$:|\.:`)
+	for _, tc := range []struct {
+		method, path, body string
+		want               string // part of the v1 message
+	}{
+		{"POST", "/v1/networkvolumes", `{"name":"d","size":10,"dataCenterId":"MARS-1"}`, "dataCenterId"},
+		{"POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"],"dataCenterIds":["MARS-1"]}`, "dataCenterIds"},
+		{"POST", "/v1/pods", `{"imageName":"img","computeType":"CPU","cpuFlavorIds":["cpu3c"],"vcpuCount":1024}`, "vcpuCount"},
+	} {
+		r := e.v1(tc.method, tc.path, tc.body)
+		if r.status != 400 {
+			t.Errorf("%s %s %s: %d %s", tc.method, tc.path, tc.body, r.status, r.body)
+			continue
+		}
+		msg := r.message(t)
+		t.Logf("%s → %q", tc.body, msg)
+		if !strings.Contains(msg, tc.want) || leak.MatchString(msg) {
+			t.Errorf("%s %s %s: message %q (want %q, no v2 wording)", tc.method, tc.path, tc.body, msg, tc.want)
+		}
+	}
+}
+
+// A base URL configured with a trailing slash (".../v1/") makes clients
+// send /v1//pods: served as /v1/pods (issue 14, item 7), and no way around
+// P9's id checks or into another route.
+func TestE2EBaseURLWithTrailingSlash(t *testing.T) {
+	e := newE2E(t, e2eOpts{seed: true})
+	want := e.v1("GET", "/v1/pods", "")
+	e.want(want, 200)
+	for _, p := range []string{"/v1//pods", "/v1///pods"} {
+		r := e.v1("GET", p, "")
+		e.want(r, 200)
+		if len(r.list(t)) != len(want.list(t)) {
+			t.Errorf("%s: %s", p, r.body)
+		}
+	}
+	id := want.list(t)[0]["id"].(string)
+	e.want(e.v1("GET", "/v1//pods/"+id, ""), 200)
+	c := e.v1("POST", "/v1//pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"]}`)
+	e.want(c, 201)
+	for _, p := range []string{
+		"/v1//pods/..", "/v1//pods/%2e%2e", "/v1//pods/a%2Fb", "/v1//pods/%2e%2e%2fdelegations",
+		"/v1//../v2/pods", "/v1//%2e%2e/v2/pods", "/v1/pods//" + id, "/v1//registries/delegations",
+	} {
+		if r := e.v1("GET", p, ""); r.status != 404 {
+			t.Errorf("GET %s: %d %s", p, r.status, r.body)
+		}
 	}
 }

@@ -188,8 +188,13 @@ func (g *Gateway) BreakerState() string { return g.breaker.state().String() }
 // route sends /v2/... straight to the pass-through (gorilla/mux would first
 // try the pattern of every v1 route; the outcome is the same, as no v1 route
 // starts with /v2/) and everything else to the router.
+//
+// A client whose base URL ends in a slash (".../v1/") sends /v1//pods: the
+// slashes right after /v1 are one, so it is served as /v1/pods. Only those:
+// the rest of the path, ids included, is matched and checked (P9) as sent.
 func (g *Gateway) route(w http.ResponseWriter, r *http.Request) {
-	if p := r.URL.EscapedPath(); strings.HasPrefix(p, "/v2/") {
+	p := r.URL.EscapedPath()
+	if strings.HasPrefix(p, "/v2/") {
 		if seg, ok := dotSegment(p); ok {
 			// An upstream (or a proxy before it) that normalises the path
 			// would serve another route than the one asked for (P9).
@@ -199,7 +204,28 @@ func (g *Gateway) route(w http.ResponseWriter, r *http.Request) {
 		g.v2.ServeHTTP(w, r)
 		return
 	}
+	if strings.HasPrefix(p, "/v1//") {
+		r = withV1BaseSlashes(r)
+	}
 	g.router.ServeHTTP(w, r)
+}
+
+// withV1BaseSlashes returns r with the run of slashes after /v1 made one.
+func withV1BaseSlashes(r *http.Request) *http.Request {
+	one := func(p string) string {
+		if rest, ok := strings.CutPrefix(p, "/v1/"); ok {
+			return "/v1/" + strings.TrimLeft(rest, "/")
+		}
+		return p
+	}
+	u := *r.URL
+	u.Path = one(u.Path)
+	if u.RawPath != "" {
+		u.RawPath = one(u.RawPath)
+	}
+	r2 := r.WithContext(r.Context())
+	r2.URL = &u
+	return r2
 }
 
 func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {

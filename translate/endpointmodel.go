@@ -83,6 +83,7 @@ type v1Endpoint struct {
 	DataCenterIDs       []string        `json:"dataCenterIds"`
 	Env                 json.RawMessage `json:"env"`
 	ExecutionTimeoutMs  int             `json:"executionTimeoutMs"`
+	Flashboot           *bool           `json:"flashboot,omitempty"` // outside v1's Endpoint schema; v1 create's flashboot
 	GpuCount            *int            `json:"gpuCount,omitempty"`
 	GpuTypeIDs          []string        `json:"gpuTypeIds,omitzero"`
 	IdleTimeout         *int            `json:"idleTimeout,omitempty"`
@@ -100,6 +101,18 @@ type v1Endpoint struct {
 	WorkersMin          int             `json:"workersMin"`
 }
 
+// v1Flashboot is v1 flashboot (a boolean) from v2 flashboot: OFF is false,
+// FLASHBOOT and PRIORITY_FLASHBOOT true; absent or unknown: omitted.
+func v1Flashboot(f string) *bool {
+	switch f {
+	case "OFF":
+		return ptrTo(false)
+	case "FLASHBOOT", "PRIORITY_FLASHBOOT":
+		return ptrTo(true)
+	}
+	return nil
+}
+
 // v1EndpointFrom is R-Endpoint without the parts that need other calls
 // (gpuTypeIds: the catalog; version: releases; workers; template).
 func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
@@ -110,6 +123,7 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 		DataCenterIDs:      nonNil(e.DataCenterIDs),
 		Env:                rawOr(e.Env, jsonEmptyObject),
 		ExecutionTimeoutMs: e.Timeout,
+		Flashboot:          v1Flashboot(e.Flashboot),
 		IdleTimeout:        e.Workers.IdleTimeout,
 		NetworkVolumeIDs:   nonNil(e.NetworkVolumes),
 		ScalerType:         e.Scaling.Type,

@@ -196,7 +196,7 @@ func TestCreateEndpointAnswer(t *testing.T) {
 		catalogStep(), step{method: "POST", path: "/v2/serverless", status: 201, body: created}, releasesStep("ep1", 1))
 	wantStatus(t, res, 200)
 	jsonEqual(t, "v1 endpoint", res.Body, `{"id":"ep1","name":"image-generator","allowedCudaVersions":["12.8"],"computeType":"GPU",
-		"createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],"env":{"MODEL":"sdxl"},"executionTimeoutMs":600000,"gpuCount":2,
+		"createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],"env":{"MODEL":"sdxl"},"executionTimeoutMs":600000,"flashboot":false,"gpuCount":2,
 		"gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA A40","NVIDIA RTX A6000"],"idleTimeout":5,"networkVolumeId":"vol1",
 		"networkVolumeIds":["vol1","vol2"],"scalerType":"QUEUE_DELAY","scalerValue":4,"templateId":"tpl1","version":1,
 		"workersMax":3,"workersMin":0}`)
@@ -235,7 +235,7 @@ func TestCreateEndpointRejects(t *testing.T) {
 			[]string{"is a pod template"}},
 		{"v2 422", `{"templateId":"t","name":"n","gpuTypeIds":["NVIDIA L4"]}`,
 			[]step{catalogStep(), {method: "POST", path: "/v2/serverless", status: 422, body: problem(422, "Request validation failed.", "$.templateId: template is a pod template")}}, 400,
-			[]string{"Request validation failed.: $.templateId: template is a pod template"}},
+			[]string{"Request validation failed: templateId: template is a pod template"}},
 		{"v2 404 template", `{"templateId":"t","name":"n","computeType":"CPU","cpuFlavorIds":["cpu3c"]}`,
 			[]step{{method: "POST", path: "/v2/serverless", status: 404, body: problem(404, "template t not found")}}, 400,
 			[]string{"template t not found"}},
@@ -311,17 +311,17 @@ func TestREndpoint(t *testing.T) {
 	}{
 		{"CPU endpoint", endpoint("e", cpuEndpoint, set("networkVolumes", `[]`), set("dataCenterIds", `[]`)),
 			`{"id":"e","name":"image-generator","computeType":"CPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":[],"env":{"MODEL":"sdxl"},
-			"executionTimeoutMs":300000,"idleTimeout":5,"instanceIds":["cpu5c-4-8","cpu5g-8-32"],"networkVolumeIds":[],"scalerType":"QUEUE_DELAY",
+			"executionTimeoutMs":300000,"flashboot":false,"idleTimeout":5,"instanceIds":["cpu5c-4-8","cpu5g-8-32"],"networkVolumeIds":[],"scalerType":"QUEUE_DELAY",
 			"scalerValue":4,"version":3,"workersMax":3,"workersMin":0}`},
 		{"REQUEST_COUNT, no idleTimeout, floor, fractional never", endpoint("e", set("scaling", `{"type":"REQUEST_COUNT","requestCount":7}`),
 			set("workers", `{"min":1,"max":2}`), set("gpu", `{"pools":["AMPERE_48"],"count":1,"allowedCudaVersions":[],"minCudaVersion":"12.4"}`)),
 			`{"id":"e","name":"image-generator","allowedCudaVersions":[],"computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
-			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"gpuCount":1,"gpuTypeIds":["NVIDIA A40","NVIDIA RTX A6000"],"minCudaVersion":"12.4",
+			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":false,"gpuCount":1,"gpuTypeIds":["NVIDIA A40","NVIDIA RTX A6000"],"minCudaVersion":"12.4",
 			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"REQUEST_COUNT","scalerValue":7,"version":3,"workersMax":2,"workersMin":1}`},
-		{"fractional queueDelay and CUDA outside v1 are omitted", endpoint("e", set("scaling", `{"type":"QUEUE_DELAY","queueDelay":2.5}`),
+		{"fractional queueDelay and CUDA outside v1 are omitted, PRIORITY_FLASHBOOT is flashboot", endpoint("e", set("scaling", `{"type":"QUEUE_DELAY","queueDelay":2.5}`), set("flashboot", "PRIORITY_FLASHBOOT"),
 			set("gpu", `{"pools":["ADA_24"],"excludedTypes":[" NVIDIA L4"],"count":1,"allowedCudaVersions":["12.8","11.7"],"minCudaVersion":"11.0"}`)),
 			`{"id":"e","name":"image-generator","computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
-			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"gpuCount":1,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"idleTimeout":5,
+			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":true,"gpuCount":1,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"idleTimeout":5,
 			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"QUEUE_DELAY","version":3,"workersMax":3,"workersMin":0}`},
 	}
 	for _, tc := range tests {

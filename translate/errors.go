@@ -33,8 +33,19 @@ const maxEchoBytes = 512
 // title (or a "message" field); a body that is not a problem at all (empty,
 // HTML, garbage) gives http.StatusText(status), followed by at most ~512
 // bytes of the body when that is short plain text. It never panics.
+//
+// The message is in v1 terms (errwording.go): v2 field paths become the v1
+// fields a client sets, pointers to v2 routes are left out, and a detail
+// ending in a period is joined to its errors without doubling the
+// punctuation.
 func ProblemMessage(body []byte, status int) string {
-	if msg, ok := problemBodyText(body, status); ok {
+	return problemMessage("", body, status)
+}
+
+// problemMessage is ProblemMessage with the field names of one v1 resource
+// (the operation table's Resource; "" for names common to all).
+func problemMessage(resource string, body []byte, status int) string {
+	if msg, ok := problemBodyText(resource, body, status); ok {
 		return msg
 	}
 	fallback := http.StatusText(status)
@@ -50,7 +61,7 @@ func ProblemMessage(body []byte, status int) string {
 // problemBodyText reads a JSON object with detail/title/message and errors.
 // Fields of an unexpected type are ignored rather than failing the whole
 // body.
-func problemBodyText(body []byte, status int) (string, bool) {
+func problemBodyText(resource string, body []byte, status int) (string, bool) {
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 || trimmed[0] != '{' {
 		return "", false
@@ -79,6 +90,8 @@ func problemBodyText(body []byte, status int) (string, bool) {
 						continue
 					}
 					s = truncateMsg(b.String(), maxEchoBytes)
+				} else {
+					s = v1Wording(resource, strings.TrimSpace(s))
 				}
 				if s = strings.TrimSpace(s); s != "" {
 					errs = append(errs, s)
@@ -96,6 +109,7 @@ func problemBodyText(body []byte, status int) (string, bool) {
 	if msg == "" && len(errs) == 0 {
 		return "", false
 	}
+	msg = v1Wording(resource, msg)
 	if msg == "" {
 		msg = http.StatusText(status)
 		if msg == "" {
@@ -103,7 +117,8 @@ func problemBodyText(body []byte, status int) (string, bool) {
 		}
 	}
 	if len(errs) > 0 {
-		msg += ": " + strings.Join(errs, "; ")
+		// "Request validation failed." + errors: one colon, no ".:".
+		msg = strings.TrimRight(msg, ".:; ") + ": " + strings.Join(errs, "; ")
 	}
 	return msg, true
 }

@@ -18,7 +18,7 @@ func TestProblemMessage(t *testing.T) {
 	}{
 		{"detail only", `{"title":"Not Found","status":404,"detail":"Pod not found."}`, 404, "Pod not found."},
 		{"detail and errors", `{"title":"Unprocessable Entity","status":422,"detail":"Request validation failed.","errors":["$: additional properties 'bogus' not allowed","$.name: minLength 1"]}`, 422,
-			"Request validation failed.: $: additional properties 'bogus' not allowed; $.name: minLength 1"},
+			"Request validation failed: request body: additional properties 'bogus' not allowed; name: minLength 1"},
 		{"empty errors", `{"title":"Bad Request","status":400,"detail":"Invalid transition.","errors":[]}`, 400, "Invalid transition."},
 		{"title only", `{"title":"Conflict","status":409}`, 409, "Conflict"},
 		{"empty detail falls back to title", `{"title":"Conflict","status":409,"detail":""}`, 409, "Conflict"},
@@ -74,7 +74,7 @@ func TestProblemMessage(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := ProblemMessage(b, 400); got != "Mount conflict.: mounts: both kinds" {
+		if got := ProblemMessage(b, 400); got != "Mount conflict: volumeInGb: both kinds" {
 			t.Errorf("got %q", got)
 		}
 		b, _ = json.Marshal(Problem{Title: "x", Status: 400, Detail: "d"})
@@ -213,7 +213,7 @@ func TestEncodeV1Error(t *testing.T) {
 	// The full error path: a v2 problem becomes a v1 error body.
 	body := []byte(`{"title":"Unprocessable Entity","status":422,"detail":"Request validation failed.","errors":["$: additional properties 'bogus' not allowed"]}`)
 	got := string(EncodeV1Error(ProblemMessage(body, http.StatusUnprocessableEntity)))
-	want := `{"message":"Request validation failed.: $: additional properties 'bogus' not allowed"}` + "\n"
+	want := `{"message":"Request validation failed: request body: additional properties 'bogus' not allowed"}` + "\n"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}

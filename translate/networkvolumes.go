@@ -39,10 +39,11 @@ type v1NetworkVolume struct {
 	Name         string `json:"name"`
 	Size         int    `json:"size" doc:"GB."`
 	DataCenterID string `json:"dataCenterId" doc:"v2 dataCenter."`
+	VolumeType   string `json:"volumeType,omitempty" doc:"v2 type: STANDARD or HIGH_PERFORMANCE (not in v1's NetworkVolume schema; the tier clients such as runpod-mcp send as volumeType on create)."`
 }
 
 func v1VolumeFrom(v *v2NetworkVolume) v1NetworkVolume {
-	return v1NetworkVolume{ID: v.ID, Name: v.Name, Size: v.Size, DataCenterID: v.DataCenter}
+	return v1NetworkVolume{ID: v.ID, Name: v.Name, Size: v.Size, DataCenterID: v.DataCenter, VolumeType: v.Type}
 }
 
 // v2CreateVolumeBody is v2 CreateNetworkVolumeRequest (additionalProperties:

@@ -12,7 +12,7 @@ func v2Volume(id string, size int) string {
 	return `{"id":"` + id + `","name":"data","size":` + itoa(size) + `,"dataCenter":"EU-RO-1","type":"STANDARD"}`
 }
 
-const v1VolumeJSON = `{"id":"vol1","name":"data","size":100,"dataCenterId":"EU-RO-1"}`
+const v1VolumeJSON = `{"id":"vol1","name":"data","size":100,"dataCenterId":"EU-RO-1","volumeType":"STANDARD"}`
 
 var volParams = map[string]string{"networkVolumeId": "vol1"}
 
@@ -89,7 +89,7 @@ func TestCreateNetworkVolumeV2Errors(t *testing.T) {
 				step{method: "POST", path: "/v2/network-volumes", status: tc.status, body: problem(tc.status, tc.detail),
 					header: http.Header{"Retry-After": {"7"}}})
 			wantStatus(t, res, tc.want)
-			wantMessage(t, res, tc.detail)
+			wantMessage(t, res, strings.Replace(tc.detail, "dataCenter:", "dataCenterId:", 1)) // the v1 field
 			if tc.status == 429 && res.RetryAfter != "7" {
 				t.Errorf("Retry-After %q", res.RetryAfter)
 			}
@@ -110,12 +110,15 @@ type callerFunc func(V2Call) (*V2Answer, error)
 
 func (f callerFunc) Call(_ context.Context, c V2Call) (*V2Answer, error) { return f(c) }
 
+// The volume tier (v2 type) is answered as volumeType, the name clients such
+// as runpod-mcp send on create.
 func TestListNetworkVolumes(t *testing.T) {
 	res, _ := run(t, "ListNetworkVolumes", runOpts{query: "ignored=1"},
 		step{method: "GET", path: "/v2/network-volumes", status: 200, body: `{"networkVolumes":[` + v2Volume("a", 10) + `,` +
 			`{"id":"b","name":"fast","size":4096,"dataCenter":"US-KS-2","type":"HIGH_PERFORMANCE"}]}`})
 	wantStatus(t, res, 200)
-	jsonEqual(t, "list", res.Body, `[{"id":"a","name":"data","size":10,"dataCenterId":"EU-RO-1"},{"id":"b","name":"fast","size":4096,"dataCenterId":"US-KS-2"}]`)
+	jsonEqual(t, "list", res.Body, `[{"id":"a","name":"data","size":10,"dataCenterId":"EU-RO-1","volumeType":"STANDARD"},
+		{"id":"b","name":"fast","size":4096,"dataCenterId":"US-KS-2","volumeType":"HIGH_PERFORMANCE"}]`)
 
 	res, _ = run(t, "ListNetworkVolumes", runOpts{}, step{method: "GET", path: "/v2/network-volumes", status: 200, body: `{"networkVolumes":[]}`})
 	wantStatus(t, res, 200)

@@ -43,6 +43,9 @@ var NoteCodes = map[string]string{
 	CodeGPUTypeChosen:            "a GPU pod was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
 	CodeCPUFlavorChosen:          "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
 	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences)",
+	CodePodAlreadyStarting:       "a restart, start or reset of a pod still starting was answered with the pod; no action was sent",
+	CodePodAlreadyRunning:        "a start of a running pod was answered with the pod; no action was sent",
+	CodePublicKeyKept:            "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
@@ -76,6 +79,9 @@ const (
 	CodeGPUTypeChosen            = "gpu_type_chosen"
 	CodeCPUFlavorChosen          = "cpu_flavor_chosen"
 	CodePlacedOutsideDataCenters = "placed_outside_data_centers"
+	CodePodAlreadyStarting       = "pod_already_starting"
+	CodePodAlreadyRunning        = "pod_already_running"
+	CodePublicKeyKept            = "public_key_kept"
 	CodeLenientDropped           = "lenient_dropped"
 	CodeResetEmulated            = "reset_emulated"
 	CodeUntranslatableRefused    = "untranslatable_refused"

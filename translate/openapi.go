@@ -221,10 +221,10 @@ var opDocs = map[string]opDoc{
 		"v1 said an update triggers a reset; v2 applies most changes without one and the gateway adds none.",
 		noteUpdate404, noteStrict, noteUnknownFields}},
 	"DeletePod":  {summary: "Delete a Pod", notes: []string{noteUpdate404}},
-	"StartPod":   {summary: "Start or resume a Pod", response: "Pod", notes: []string{"Answers 200 with the pod (v1 documented no body).", "A pod that cannot be started in its state (v2 409) answers 400 with v2's reason."}},
-	"StopPod":    {summary: "Stop a Pod", response: "Pod", notes: []string{"Answers 200 with the pod (v1 documented no body).", "A pod that cannot be stopped (v2 409, also when locked) answers 400 with v2's reason."}},
-	"ResetPod":   {summary: "Reset a Pod", response: "Pod", notes: []string{"v2 has no reset: by default this answers 400 naming restart.", "With V1GW_RESET_MODE=restart it is emulated (GET /v2/pods/{id}, then POST /v2/pods/{id}/action restart for a RUNNING pod or start for an EXITED one) and the answer carries X-Compat-Emulated: reset."}},
-	"RestartPod": {summary: "Restart a Pod", response: "Pod", notes: []string{"v1 documented no success status: the gateway answers 200 with the pod.", "Only a RUNNING pod can be restarted (else 400); a restart wipes the container disk."}},
+	"StartPod":   {summary: "Start or resume a Pod", response: "Pod", notes: []string{"Answers 200 with the pod (v1 documented no body).", "A pod already starting or running (v1 desiredStatus RUNNING; v2 refuses the start) answers 200 with the pod and an X-Compat-Warning: no action was sent.", "Any other pod v2 will not start answers 400 naming its desiredStatus."}},
+	"StopPod":    {summary: "Stop a Pod", response: "Pod", notes: []string{"Answers 200 with the pod (v1 documented no body).", "A pod that cannot be stopped (already stopped, or locked) answers 400 saying why."}},
+	"ResetPod":   {summary: "Reset a Pod", response: "Pod", notes: []string{"v2 has no reset: by default this answers 400 naming restart.", "With V1GW_RESET_MODE=restart it is emulated (GET /v2/pods/{id}, then POST /v2/pods/{id}/action restart for a RUNNING pod or start for an EXITED one; a pod still starting from scratch is answered as it is, with an X-Compat-Warning) and the answer carries X-Compat-Emulated: reset; a refused reset does not."}},
+	"RestartPod": {summary: "Restart a Pod", response: "Pod", notes: []string{"v1 documented no success status: the gateway answers 200 with the pod.", "A pod still starting (v1 desiredStatus RUNNING; v2 refuses the restart) is already starting from scratch: 200 with the pod and an X-Compat-Warning, no action sent.", "A stopped pod answers 400 naming start; a restart wipes the container disk."}},
 
 	"CreateEndpoint": {summary: "Create a Serverless endpoint", request: "EndpointCreateInput", response: "Endpoint", notes: []string{
 		noteCreate200,

@@ -208,13 +208,15 @@ var podFieldDocs = map[string]string{
 	"gpu":                     "v2 gpu; omitted for CPU pods. displayName and prices come from the v2 GPU catalog with includeMachine=true.",
 	"cpuFlavorId":             "v2 cpu.id (CPU pods).",
 	"vcpuCount":               "v2 cpu.vcpuCount (CPU pods).",
-	"memoryInGb":              "v2 cpu.memory (CPU pods).",
+	"memoryInGb":              "v2 cpu.memory (CPU pods); omitted for GPU pods, whose RAM v2 does not report (the GPU catalog's memory is VRAM).",
 	"volumeInGb":              "v2 mounts.persistent.size; 0 without a pod volume.",
 	"volumeMountPath":         "v2 mounts.persistent.path, or the network volume's mount path.",
 	"networkVolume":           "With includeNetworkVolume=true.",
 	"portMappings":            "Live public ports of a running pod ({} otherwise).",
 	"publicIp":                "IPv4 address of the live public ports; null while not running.",
 	"lastStartedAt":           "v2 startedAt.",
+	"createdAt":               "v2 createdAt (not in v1's Pod schema; real v1 answered it and clients such as runpodctl filter on it).",
+	"cloudType":               "v2 cloud: SECURE or COMMUNITY (not in v1's Pod schema; the value of v1 create's cloudType, as real v1 answered it).",
 	"templateId":              "v2 template, which v2 leaves null for pods created from a template (echoed on create).",
 	"machine":                 "With includeMachine=true: only what v2 exposes (data center, cloud, GPU type).",
 	"template":                "With includeTemplate=true (not in v1's Pod schema; added as in Endpoint.template).",
@@ -230,6 +232,7 @@ var endpointFieldDocs = map[string]string{
 	"minCudaVersion":     "v2 gpu.minCudaVersion; omitted when none.",
 	"instanceIds":        "CPU endpoints: {flavor}-{vcpuCount}-{memory} from v2 cpu[].",
 	"executionTimeoutMs": "v2 timeout.",
+	"flashboot":          "v2 flashboot: OFF → false, FLASHBOOT or PRIORITY_FLASHBOOT → true (not in v1's Endpoint schema; the value of v1 create's and update's flashboot).",
 	"idleTimeout":        "v2 workers.idleTimeout; omitted when v2 has none (REQUEST_COUNT scaling).",
 	"workersMin":         "v2 workers.min.",
 	"workersMax":         "v2 workers.max.",
@@ -253,6 +256,16 @@ var templateFieldDocs = map[string]string{
 	"isRunpod":                "Only in GET /templates: true for the official templates of the v2 catalog.",
 	"volumeInGb":              "v2 mounts.persistent.size; 0 without a volume.",
 	"volumeMountPath":         "v2 mounts.persistent.path.",
+}
+
+// answerExtras lists, per answer schema, the fields the gateway answers
+// although v1's document does not declare them: real v1 answered them and
+// real clients read them (or, for Pod.template, v1 documents the include
+// without a property).
+var answerExtras = map[string][]string{
+	"Pod":           {"template", "createdAt", "cloudType"},
+	"Endpoint":      {"flashboot"},
+	"NetworkVolume": {"volumeType"},
 }
 
 var podOmitted = omap[string]{

@@ -130,7 +130,11 @@ func Fail(status int, msg string) *Result {
 // documents (P5): status per V1Status, message from the problem body,
 // Retry-After kept on 429.
 func FromV2Error(op *Operation, a *V2Answer) *Result {
-	r := Fail(V1Status(op, a.Status), ProblemMessage(a.Body, a.Status))
+	resource := ""
+	if op != nil {
+		resource = op.Resource
+	}
+	r := Fail(V1Status(op, a.Status), problemMessage(resource, a.Body, a.Status))
 	if a.Status == http.StatusTooManyRequests && a.Header != nil {
 		r.RetryAfter = a.Header.Get("Retry-After")
 	}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -365,25 +366,37 @@ func (b *bodyFields) ports(field string) ([]string, bool) {
 	}
 	if r[0] == '"' {
 		s, _ := b.str(field)
-		out := []string{}
-		for _, p := range strings.Split(s, ",") {
-			if p = strings.TrimSpace(p); p != "" {
-				out = append(out, p)
-			}
-		}
-		return out, true
+		return splitPorts(nil, s), true
 	}
 	vals, ok := b.strings(field)
 	if !ok {
 		return nil, false
 	}
+	out := []string{}
 	for i, v := range vals {
 		if strings.TrimSpace(v) == "" {
 			b.fail(field, "element %d is empty", i)
 			return nil, false
 		}
+		out = splitPorts(out, v)
 	}
-	return vals, true
+	return out, true
+}
+
+// splitPorts appends the ports of one v1 ports value to out: real clients
+// send comma-joined elements ("8888/http,22/tcp"), with spaces ("8888/http,
+// 22/tcp"), which v2 rejects; each becomes its own v2 port, trimmed, and a
+// port already listed is not listed twice.
+func splitPorts(out []string, s string) []string {
+	if out == nil {
+		out = []string{}
+	}
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func listOf(m map[string]struct{}) string { return strings.Join(sortedKeys(m), ", ") }

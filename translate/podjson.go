@@ -1507,6 +1507,8 @@ func appendV1Pod(b []byte, p *v1Pod) []byte {
 		w.b = append(w.b, "null"...)
 	}
 	w.strOmit("lastStartedAt", p.LastStartedAt)
+	w.strOmit("createdAt", p.CreatedAt)
+	w.strOmit("cloudType", p.CloudType)
 	w.strOmit("templateId", p.TemplateID)
 	if m := p.Machine; m != nil {
 		w.key("machine")
@@ -1646,6 +1648,20 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	if p.StartedAt != "" {
 		b = append(b, `,"lastStartedAt":`...)
 		b = appendJSONString(b, p.StartedAt)
+	}
+	if p.CreatedAt != "" {
+		b = append(b, `,"createdAt":`...)
+		b = appendJSONString(b, p.CreatedAt)
+	}
+	switch p.Cloud { // interned: the two values are literals
+	case "":
+	case "SECURE":
+		b = append(b, `,"cloudType":"SECURE"`...)
+	case "COMMUNITY":
+		b = append(b, `,"cloudType":"COMMUNITY"`...)
+	default:
+		b = append(b, `,"cloudType":`...)
+		b = appendJSONString(b, p.Cloud)
 	}
 	if p.Template != "" {
 		b = append(b, `,"templateId":`...)

@@ -87,6 +87,7 @@ type v2NetworkVolume struct {
 	Name       string `json:"name"`
 	Size       int    `json:"size"`
 	DataCenter string `json:"dataCenter"`
+	Type       string `json:"type"` // STANDARD, HIGH_PERFORMANCE
 }
 
 type v2NetworkVolumeList struct {
@@ -96,7 +97,10 @@ type v2NetworkVolumeList struct {
 // v1Pod is the v1 Pod schema, restricted to what the gateway can fill
 // faithfully. Fields v2 cannot provide (dockerEntrypoint, interruptible,
 // machineId, lastStatusChange, consumerUserId, savingsPlans, volumeEncrypted,
-// spot and savings-plan prices) are absent: omitted, never invented.
+// spot and savings-plan prices, the RAM of a GPU pod) are absent: omitted,
+// never invented. createdAt and cloudType are not in the v1 document, but
+// real v1 answered them and real clients read them (runpodctl's pod list
+// --since and --created-after filter on createdAt).
 type v1Pod struct {
 	ID                      string             `json:"id"`
 	Name                    string             `json:"name"`
@@ -120,6 +124,8 @@ type v1Pod struct {
 	PortMappings            v1PortMappings     `json:"portMappings"`
 	PublicIP                nullableString     `json:"publicIp"`
 	LastStartedAt           string             `json:"lastStartedAt,omitempty"`
+	CreatedAt               string             `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
+	CloudType               string             `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
 	TemplateID              string             `json:"templateId,omitempty"`
 	Machine                 *v1PodMachine      `json:"machine,omitempty"`
 	Template                *v1PodTemplateView `json:"template,omitempty"`
@@ -253,6 +259,8 @@ func fillV1Pod(out *v1Pod, p *v2Pod) {
 		CostPerHr:               p.Cost,
 		AdjustedCostPerHr:       p.Cost,
 		LastStartedAt:           p.StartedAt,
+		CreatedAt:               p.CreatedAt,
+		CloudType:               p.Cloud,
 		TemplateID:              p.Template,
 	}
 	// H-args: a string the gateway cannot split (an unbalanced quote written

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -767,13 +768,17 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))
 	}
 	var cur *v2Pod
-	if u.needsPod() || u.fields == 0 {
+	keepKey := u.body.Env != nil && !hasKey(*u.body.Env, publicKeyEnv)
+	if u.needsPod() || u.fields == 0 || keepKey {
 		if cur, r = getV2Pod(ctx, req, c, id); r != nil {
 			return withNotes(r, notes)
 		}
 		if msg := u.applyMounts(cur); msg != "" {
 			return withNotes(Fail(http.StatusBadRequest, msg), notes)
 		}
+	}
+	if keepKey {
+		keepPublicKey(u, cur, notes)
 	}
 	if u.fields == 0 {
 		// Nothing v2 can change: the pod as it is, without a PATCH.
@@ -791,6 +796,38 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return withNotes(r, notes)
 	}
 	return withNotes(podAnswerOf(http.StatusOK, p), notes)
+}
+
+// publicKeyEnv is the env variable that carries a pod's SSH public keys:
+// v2 injects it at create (startSsh), and the pod's images start sshd
+// from it.
+const publicKeyEnv = "PUBLIC_KEY"
+
+func hasKey(m map[string]string, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// keepPublicKey keeps the pod's current PUBLIC_KEY in an env update that
+// does not set one. A v1 env update replaces the whole env, but v1 never
+// kept the SSH key in the pod's env (v1 installed the account's keys
+// itself); v2 injected it there at create, so replacing the env would
+// silently take the pod's SSH access away at its next start. An explicit
+// "PUBLIC_KEY": "" is the client's own choice and is sent as is (the key
+// is removed).
+func keepPublicKey(u *podUpdate, cur *v2Pod, notes *Result) {
+	if cur == nil || len(cur.Env) == 0 {
+		return
+	}
+	var env map[string]string
+	if json.Unmarshal(cur.Env, &env) != nil || env[publicKeyEnv] == "" {
+		return
+	}
+	next := make(map[string]string, len(*u.body.Env)+1)
+	maps.Copy(next, *u.body.Env)
+	next[publicKeyEnv] = env[publicKeyEnv]
+	u.body.Env = &next
+	notes.warn(CodePublicKeyKept, "env: the pod's PUBLIC_KEY (its SSH access) was kept, since the new env does not set it; send \"PUBLIC_KEY\": \"\" to remove it")
 }
 
 // ---------------------------------------------------------------------------
@@ -830,11 +867,26 @@ func podActionPlan(action string) PlanFunc {
 }
 
 func doPodAction(ctx context.Context, req *Request, c Caller, id, action string) *Result {
+	return podAction(ctx, req, c, id, action, true)
+}
+
+// podAction sends one v2 pod action. v2 refuses (409) an action that is not
+// valid in the pod's current status, a status the v1 client cannot see: v1
+// shows desiredStatus RUNNING for a pod v2 still reports PROVISIONING or
+// STARTING. On a 409 the pod is read, and the answer is decided by what
+// the v1 client asked for (podActionRefused); retry allows one more try
+// when the pod has meanwhile reached a status where the action is valid.
+func podAction(ctx context.Context, req *Request, c Caller, id, action string, retry bool) *Result {
 	a, err := podCall(ctx, c, http.MethodPost, V2Path("/v2/pods/%s/action", id), nil, v2PodAction{Action: action})
 	if err != nil {
 		return FromCallError(err)
 	}
 	if !a.OK() {
+		if a.Status == http.StatusConflict {
+			if res := podActionRefused(ctx, req, c, id, action, retry); res != nil {
+				return res
+			}
+		}
 		return FromV2Error(req.Op, a)
 	}
 	p, r := decodePodAnswer(a)
@@ -854,6 +906,52 @@ func doPodAction(ctx context.Context, req *Request, c Caller, id, action string)
 		}
 	}
 	return podAnswerOf(http.StatusOK, p)
+}
+
+// podActionRefused decides the v1 answer to an action v2 refused with a
+// 409, from the pod's status read afterwards; nil keeps v2's refusal (the
+// pod could not be read). v1's desiredStatus is what the client sees:
+//   - restart or start of a pod still PROVISIONING or STARTING (v1: RUNNING):
+//     the pod is already starting from scratch, which is the effect asked
+//     for: 200 with the pod, and a warning that no action was sent;
+//   - start of a RUNNING pod: it runs, as asked: 200 with a warning;
+//   - the pod reached a status where the action is valid meanwhile (restart
+//     of a pod now RUNNING, start of one now EXITED): sent once more;
+//   - restart or stop of a stopped pod, stop of a locked pod: 400 naming
+//     the pod's v1 desiredStatus and the v1 route to use;
+//   - anything else (a cluster member pod, a second refusal): v2's reason.
+//
+// Nothing is reported as done that was not: the warning says no action was
+// sent, and a stop is never answered 200 unless v2 stopped the pod.
+func podActionRefused(ctx context.Context, req *Request, c Caller, id, action string, retry bool) *Result {
+	g, err := podCall(ctx, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil, nil)
+	if err != nil || !g.OK() {
+		return nil
+	}
+	p, r := decodePodAnswer(g)
+	if r != nil {
+		return nil
+	}
+	ds := desiredStatus(p.Status)
+	switch {
+	case (action == "restart" || action == "start") && (p.Status == "PROVISIONING" || p.Status == "STARTING"):
+		res := podAnswerOf(http.StatusOK, p)
+		res.warn(CodePodAlreadyStarting, "the pod is still starting (v2 status "+p.Status+", v1 desiredStatus RUNNING): no "+action+" was sent, since the pod is already starting from scratch")
+		return res
+	case action == "start" && p.Status == "RUNNING":
+		res := podAnswerOf(http.StatusOK, p)
+		res.warn(CodePodAlreadyRunning, "the pod is already running: no start was sent")
+		return res
+	case retry && ((action == "restart" && p.Status == "RUNNING") || (action == "start" && (p.Status == "EXITED" || p.Status == "ERROR"))):
+		return podAction(ctx, req, c, id, action, false)
+	case action == "stop" && p.Locked && ds == "RUNNING":
+		return Fail(http.StatusBadRequest, "the pod is locked: locking disables stopping (unlock it with PATCH /v1/pods/{podId} {\"locked\":false})")
+	case action == "stop" && ds == "EXITED":
+		return Fail(http.StatusBadRequest, "the pod is already stopped (desiredStatus EXITED)")
+	case action == "restart" && ds == "EXITED":
+		return Fail(http.StatusBadRequest, "the pod is stopped (desiredStatus EXITED): restart needs a running pod; start it with POST /v1/pods/{podId}/start")
+	}
+	return nil // v2's own reason, in v1 words (a cluster member pod, ...)
 }
 
 var (
@@ -876,12 +974,17 @@ func resetPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return refuse(CodeResetRefused, resetUnsupported)
 	}
 	res := resetEmulated(ctx, req, c, id)
-	res.emulate("reset", CodeResetEmulated)
+	if res.Status < 300 {
+		// Only a reset that happened was emulated: a refusal carries no
+		// X-Compat-Emulated.
+		res.emulate("reset", CodeResetEmulated)
+	}
 	return res
 }
 
 // resetEmulated is reset as V1GW_RESET_MODE=restart emulates it: RUNNING →
-// restart, EXITED/ERROR → start; anything else is refused.
+// restart, EXITED/ERROR → start, PROVISIONING/STARTING → nothing to send
+// (200 with a warning); anything else is refused.
 func resetEmulated(ctx context.Context, req *Request, c Caller, id string) *Result {
 	p, r := getV2Pod(ctx, req, c, id)
 	if r != nil {
@@ -896,7 +999,11 @@ func resetEmulated(ctx context.Context, req *Request, c Caller, id string) *Resu
 	case "EXITED", "ERROR":
 		return doPodAction(ctx, req, c, id, "start")
 	case "PROVISIONING", "STARTING":
-		return Fail(http.StatusBadRequest, "the pod is "+p.Status+": it can be reset (restarted) once it is RUNNING")
+		// Already starting from scratch: what a reset (emulated by a
+		// restart) asks for is under way.
+		res := podAnswerOf(http.StatusOK, p)
+		res.warn(CodePodAlreadyStarting, "the pod is still starting (v2 status "+p.Status+", v1 desiredStatus RUNNING): no restart was sent, since the pod is already starting from scratch")
+		return res
 	}
 	return Fail(http.StatusBadRequest, "the pod is "+p.Status+" and cannot be reset")
 }

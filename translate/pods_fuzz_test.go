@@ -86,6 +86,8 @@ func randomV2Pod(r *rand.Rand, i int) map[string]any {
 	nullable("dataCenterId", randString(r))
 	nullable("template", randString(r))
 	nullable("startedAt", randString(r))
+	m["createdAt"] = []string{"", "2026-03-13T20:00:00Z", randString(r)}[r.IntN(3)]
+	m["cloud"] = []string{"SECURE", "COMMUNITY", "", randString(r)}[r.IntN(4)]
 	env := map[string]any{}
 	for j := r.IntN(4); j > 0; j-- {
 		env[randString(r)] = randString(r)

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -762,6 +763,9 @@ func TestCreatePodNetworkVolumeErrors(t *testing.T) {
 // ---------------------------------------------------------------------------
 // R-Pod
 
+// R-Pod carries createdAt and cloudType (not in v1's document, but real v1
+// answered them: runpodctl's pod list --since filters on createdAt) and
+// leaves a GPU pod's memoryInGb out (v2 has no RAM figure for it).
 func TestRPod(t *testing.T) {
 	res, _ := run(t, "GetPod", runOpts{params: map[string]string{"podId": "p1"}},
 		step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("registry", "reg1"), set("template", "tpl9"))})
@@ -771,7 +775,8 @@ func TestRPod(t *testing.T) {
 		"dockerStartCmd":["python","-m","http.server","a b"],"env":{"A":"1"},"ports":["8888/http","22/tcp"],
 		"desiredStatus":"RUNNING","locked":false,"costPerHr":0.74,"adjustedCostPerHr":0.74,
 		"gpu":{"id":"NVIDIA A40","count":1},"volumeInGb":20,"volumeMountPath":"/workspace",
-		"portMappings":{"22":10341},"publicIp":"100.65.0.119","lastStartedAt":"2026-03-13T20:01:00Z","templateId":"tpl9"}`)
+		"portMappings":{"22":10341},"publicIp":"100.65.0.119","lastStartedAt":"2026-03-13T20:01:00Z",
+		"createdAt":"2026-03-13T20:00:00Z","cloudType":"SECURE","templateId":"tpl9"}`)
 
 	statuses := map[string]string{"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING",
 		"EXITED": "EXITED", "ERROR": "EXITED", "TERMINATED": "TERMINATED"}
@@ -783,13 +788,13 @@ func TestRPod(t *testing.T) {
 	}
 
 	// A stopped CPU pod with a network volume, no runtime, unsplittable args.
-	p, _ := decodePod([]byte(pod("c1", cpuPod, set("status", "EXITED"), set("runtime", nil), set("startedAt", nil),
+	p, _ := decodePod([]byte(pod("c1", cpuPod, set("status", "EXITED"), set("runtime", nil), set("startedAt", nil), set("cloud", "COMMUNITY"),
 		set("args", `echo "unterminated`), set("mounts", `{"network":[{"volumeId":"vol1","path":"/vol"}]}`), set("cost", 0))))
 	b, _ := json.Marshal(v1PodFrom(p))
 	jsonEqual(t, "CPU pod", b, `{
 		"id":"c1","name":"my pod","image":"runpod/pytorch:2","containerDiskInGb":50,"env":{"A":"1"},"ports":["8888/http","22/tcp"],
 		"desiredStatus":"EXITED","locked":false,"costPerHr":0,"adjustedCostPerHr":0,"cpuFlavorId":"cpu3c","vcpuCount":4,"memoryInGb":8,
-		"volumeInGb":0,"volumeMountPath":"/vol","portMappings":{},"publicIp":null}`)
+		"volumeInGb":0,"volumeMountPath":"/vol","portMappings":{},"publicIp":null,"createdAt":"2026-03-13T20:00:00Z","cloudType":"COMMUNITY"}`)
 }
 
 // ---------------------------------------------------------------------------
@@ -1037,6 +1042,46 @@ func TestGetPod(t *testing.T) {
 // ---------------------------------------------------------------------------
 // #6/#8 UpdatePod
 
+// v2 injects PUBLIC_KEY into the env of pods started with SSH; a v1 env
+// update replaces the whole env. The pod's key is kept unless the new env
+// sets one, and an explicit "" removes it (issue 14, item 6).
+func TestUpdatePodKeepsPublicKey(t *testing.T) {
+	params := map[string]string{"podId": "p1"}
+	withKey := step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("env", `{"A":"1","PUBLIC_KEY":"ssh-ed25519 AAAA me"}`))}
+	noKey := step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1")}
+	patched := step{method: "PATCH", path: "/v2/pods/p1", status: 200, body: pod("p1")}
+	tests := []struct {
+		name   string
+		body   string
+		script []step
+		want   string // PATCH body
+		kept   bool   // public_key_kept warning
+	}{
+		{"an env without PUBLIC_KEY keeps the pod's key", `{"env":{"B":"2"}}`, []step{withKey, patched},
+			`{"env":{"B":"2","PUBLIC_KEY":"ssh-ed25519 AAAA me"}}`, true},
+		{"an empty env keeps it too", `{"env":{},"name":"x"}`, []step{withKey, patched},
+			`{"name":"x","env":{"PUBLIC_KEY":"ssh-ed25519 AAAA me"}}`, true},
+		{"a pod without a key gets none", `{"env":{"B":"2"}}`, []step{noKey, patched}, `{"env":{"B":"2"}}`, false},
+		{"a new key replaces it without a pre-read", `{"env":{"PUBLIC_KEY":"ssh-rsa new"}}`, []step{patched}, `{"env":{"PUBLIC_KEY":"ssh-rsa new"}}`, false},
+		{"an explicit empty key removes it", `{"env":{"B":"2","PUBLIC_KEY":""}}`, []step{patched}, `{"env":{"B":"2","PUBLIC_KEY":""}}`, false},
+		{"no env, no pre-read", `{"name":"x"}`, []step{patched}, `{"name":"x"}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, f := run(t, "UpdatePod", runOpts{params: params, body: tc.body}, tc.script...)
+			wantStatus(t, res, 200)
+			jsonEqual(t, "PATCH", []byte(f.bodies("PATCH", "/v2/pods/p1")[0]), tc.want)
+			kept := slices.ContainsFunc(res.Notes, func(n Note) bool { return n.Code == CodePublicKeyKept })
+			if kept != tc.kept {
+				t.Errorf("public_key_kept %v, want %v (warnings %q)", kept, tc.kept, res.Warnings)
+			}
+			if kept && strings.Contains(strings.Join(res.Warnings, " "), "AAAA") {
+				t.Errorf("the warning shows the key: %q", res.Warnings)
+			}
+		})
+	}
+}
+
 func TestUpdatePod(t *testing.T) {
 	params := map[string]string{"podId": "p1"}
 	get := step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1")}
@@ -1053,8 +1098,8 @@ func TestUpdatePod(t *testing.T) {
 	}{
 		{"only what was sent, no v1 defaults", `{"name":"renamed"}`, []step{patched}, `{"name":"renamed"}`, 200, nil},
 		{"every field", `{"name":"n","imageName":"i","containerDiskInGb":60,"containerRegistryAuthId":"r","dockerStartCmd":["a","b c"],"env":{"K":"V"},"ports":["80/http"],"globalNetworking":true,"locked":true}`,
-			[]step{patched}, `{"name":"n","image":"i","disk":60,"registry":"r","args":"a 'b c'","env":{"K":"V"},"ports":["80/http"],"globalNetworking":true,"locked":true}`, 200, nil},
-		{"clearing values", `{"dockerStartCmd":[],"env":{},"ports":[],"containerRegistryAuthId":null}`, []step{patched}, `{"args":"","env":{},"ports":[],"registry":null}`, 200, nil},
+			[]step{get, patched}, `{"name":"n","image":"i","disk":60,"registry":"r","args":"a 'b c'","env":{"K":"V"},"ports":["80/http"],"globalNetworking":true,"locked":true}`, 200, nil},
+		{"clearing values", `{"dockerStartCmd":[],"env":{},"ports":[],"containerRegistryAuthId":null}`, []step{get, patched}, `{"args":"","env":{},"ports":[],"registry":null}`, 200, nil},
 		{"volume grows: GET first, full entry", `{"volumeInGb":50}`, []step{get, patched}, `{"mounts":{"persistent":{"size":50,"path":"/workspace"}}}`, 200, nil},
 		{"mount path moves", `{"volumeMountPath":"/data"}`, []step{get, patched}, `{"mounts":{"persistent":{"size":20,"path":"/data"}}}`, 200, nil},
 		{"network mount path", `{"volumeMountPath":"/data"}`, []step{netPod, patched}, `{"mounts":{"network":[{"volumeId":"vol1","path":"/data"}]}}`, 200, nil},
@@ -1072,7 +1117,7 @@ func TestUpdatePod(t *testing.T) {
 		{"no body", ``, nil, "", 400, []string{"request body is required"}},
 		{"404 becomes 400", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 404, body: problem(404, "pod not found")}}, "*", 400, []string{"pod not found"}},
 		{"409 becomes 400", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 409, body: problem(409, "pod belongs to a cluster")}}, "*", 400, []string{"cluster"}},
-		{"422 becomes 400 with errors", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 422, body: problem(422, "Request validation failed.", "$.name: bad")}}, "*", 400, []string{"Request validation failed.: $.name: bad"}},
+		{"422 becomes 400 with errors", `{"name":"x"}`, []step{{method: "PATCH", path: "/v2/pods/p1", status: 422, body: problem(422, "Request validation failed.", "$.name: bad")}}, "*", 400, []string{"Request validation failed: name: bad"}},
 		{"404 on the pre-read becomes 400", `{"volumeInGb":50}`, []step{{method: "GET", path: "/v2/pods/p1", status: 404, body: problem(404, "pod not found")}}, "", 400, nil},
 	}
 	for _, op := range []string{"UpdatePod", "UpdatePodViaPost"} {
@@ -1144,9 +1189,10 @@ func TestPodActions(t *testing.T) {
 				t.Errorf("desiredStatus %v", got)
 			}
 		})
-		t.Run(tc.op+"/409", func(t *testing.T) {
+		t.Run(tc.op+"/409 of an unreadable pod keeps v2's reason", func(t *testing.T) {
 			res, _ := run(t, tc.op, runOpts{params: params},
-				step{method: "POST", path: "/v2/pods/p1/action", status: 409, body: problem(409, "invalid transition")})
+				step{method: "POST", path: "/v2/pods/p1/action", status: 409, body: problem(409, "invalid transition")},
+				step{method: "GET", path: "/v2/pods/p1", status: 404, body: problem(404, "pod not found")})
 			wantStatus(t, res, 400)
 			wantMessage(t, res, "invalid transition")
 		})
@@ -1154,6 +1200,97 @@ func TestPodActions(t *testing.T) {
 			res, _ := run(t, tc.op, runOpts{params: params},
 				step{method: "POST", path: "/v2/pods/p1/action", status: 404, body: problem(404, "pod not found")})
 			wantStatus(t, res, 400)
+		})
+	}
+}
+
+// v1 shows desiredStatus RUNNING while v2 still reports a new or started
+// pod PROVISIONING or STARTING and refuses restart (v2sim: actions stop,
+// terminate). Each refused action is decided by what the v1 client asked
+// for and can see.
+func TestPodActionsOnAPodStillStarting(t *testing.T) {
+	params := map[string]string{"podId": "p1"}
+	refused := func(action, st string) step {
+		return step{method: "POST", path: "/v2/pods/p1/action", status: 409,
+			body: problem(409, `action "`+action+`" is not valid for a pod in status `+st+`; valid actions: stop, terminate`)}
+	}
+	getPod := func(opts ...func(map[string]any)) step {
+		return step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", opts...)}
+	}
+	tests := []struct {
+		name, op, action string
+		script           []step
+		status           int
+		code             string   // note code of the warning, if any
+		msg              []string // parts of the warning or the error message
+		actions          int      // POST .../action calls made
+	}{
+		{name: "a restart of a provisioning pod is answered with the pod and a warning", op: "RestartPod", action: "restart",
+			script: []step{refused("restart", "PROVISIONING"), getPod(set("status", "PROVISIONING"), set("runtime", nil))},
+			status: 200, code: CodePodAlreadyStarting, msg: []string{"still starting", "PROVISIONING", "no restart was sent"}, actions: 1},
+		{name: "a restart of a starting pod likewise", op: "RestartPod", action: "restart",
+			script: []step{refused("restart", "STARTING"), getPod(set("status", "STARTING"))},
+			status: 200, code: CodePodAlreadyStarting, msg: []string{"STARTING"}, actions: 1},
+		{name: "a start of a starting pod likewise", op: "StartPod", action: "start",
+			script: []step{refused("start", "STARTING"), getPod(set("status", "STARTING"))},
+			status: 200, code: CodePodAlreadyStarting, msg: []string{"no start was sent"}, actions: 1},
+		{name: "a start of a running pod is answered with the pod and a warning", op: "StartPod", action: "start",
+			script: []step{refused("start", "RUNNING"), getPod(set("status", "RUNNING"))},
+			status: 200, code: CodePodAlreadyRunning, msg: []string{"already running"}, actions: 1},
+		{name: "a restart refused while starting is sent again once the pod runs", op: "RestartPod", action: "restart",
+			script: []step{refused("restart", "STARTING"), getPod(set("status", "RUNNING")),
+				{method: "POST", path: "/v2/pods/p1/action", status: 200, body: pod("p1", set("status", "PROVISIONING"))}},
+			status: 200, actions: 2},
+		{name: "only once", op: "RestartPod", action: "restart",
+			script: []step{refused("restart", "STARTING"), getPod(set("status", "RUNNING")),
+				{method: "POST", path: "/v2/pods/p1/action", status: 409, body: problem(409, `pod p1 belongs to cluster c1; member pods are managed through /v2/clusters/c1`)},
+				getPod(set("status", "RUNNING"))},
+			status: 400, msg: []string{`pod p1 belongs to cluster c1`}, actions: 2},
+		{name: "a restart of a stopped pod is a 400 naming v1's status and route", op: "RestartPod", action: "restart",
+			script: []step{refused("restart", "EXITED"), getPod(set("status", "EXITED"))},
+			status: 400, msg: []string{"desiredStatus EXITED", "POST /v1/pods/{podId}/start"}, actions: 1},
+		{name: "a stop of a stopped pod is a 400", op: "StopPod", action: "stop",
+			script: []step{refused("stop", "EXITED"), getPod(set("status", "EXITED"))},
+			status: 400, msg: []string{"already stopped"}, actions: 1},
+		{name: "a stop of a locked pod is a 400 naming locked", op: "StopPod", action: "stop",
+			script: []step{{method: "POST", path: "/v2/pods/p1/action", status: 409, body: problem(409, `pod "p1" is locked and cannot be stopped; unlock it first (PATCH {"locked": false})`)},
+				getPod(set("locked", true))},
+			status: 400, msg: []string{"locked", "PATCH /v1/pods/{podId}"}, actions: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			res, f := run(t, tc.op, runOpts{params: params}, tc.script...)
+			wantStatus(t, res, tc.status)
+			if n := len(f.bodies("POST", "/v2/pods/p1/action")); n != tc.actions {
+				t.Errorf("%d actions sent, want %d", n, tc.actions)
+			}
+			for _, b := range f.bodies("POST", "/v2/pods/p1/action") {
+				jsonEqual(t, "action", []byte(b), `{"action":"`+tc.action+`"}`)
+			}
+			if tc.status >= 400 {
+				wantMessage(t, res, tc.msg...)
+				if strings.Contains(string(res.Body), "/v2") || strings.Contains(string(res.Body), "PROVISIONING") {
+					t.Errorf("v2 wording in a v1 error: %s", res.Body)
+				}
+				return
+			}
+			if got := decodeV1(t, res.Body)["desiredStatus"]; got != "RUNNING" {
+				t.Errorf("desiredStatus %v", got)
+			}
+			if tc.code == "" {
+				if len(res.Warnings) != 0 {
+					t.Errorf("warnings %q", res.Warnings)
+				}
+				return
+			}
+			if len(res.Notes) != 1 || res.Notes[0].Code != tc.code {
+				t.Fatalf("notes %+v, want one %s", res.Notes, tc.code)
+			}
+			for _, m := range tc.msg {
+				if !strings.Contains(res.Warnings[0], m) {
+					t.Errorf("warning %q lacks %q", res.Warnings[0], m)
+				}
+			}
 		})
 	}
 }
@@ -1182,23 +1319,51 @@ func TestResetPod(t *testing.T) {
 		})
 	}
 	for _, st := range []string{"STARTING", "PROVISIONING"} {
-		t.Run("emulated from "+st+" is refused", func(t *testing.T) {
-			res, _ := run(t, "ResetPod", runOpts{params: params, options: emulate},
+		t.Run("emulated from "+st+": already starting from scratch, nothing sent", func(t *testing.T) {
+			res, f := run(t, "ResetPod", runOpts{params: params, options: emulate},
 				step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("status", st))})
-			wantStatus(t, res, 400)
-			wantMessage(t, res, st)
+			wantStatus(t, res, 200)
+			if res.Emulated != "reset" || len(f.bodies("POST", "/v2/pods/p1/action")) != 0 {
+				t.Errorf("Emulated %q, %d actions", res.Emulated, len(f.bodies("POST", "/v2/pods/p1/action")))
+			}
+			if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "still starting") {
+				t.Errorf("warnings %q", res.Warnings)
+			}
 		})
+	}
+	// A reset that ends in a 400 was not emulated: no X-Compat-Emulated,
+	// and no reset_emulated note counted.
+	noEmulation := func(t *testing.T, res *Result) {
+		t.Helper()
+		if res.Emulated != "" {
+			t.Errorf("a refused reset carries Emulated %q", res.Emulated)
+		}
+		for _, n := range res.Notes {
+			if n.Code == CodeResetEmulated {
+				t.Errorf("a refused reset counts as emulated: %+v", res.Notes)
+			}
+		}
 	}
 	t.Run("locked pods cannot be reset", func(t *testing.T) {
 		res, _ := run(t, "ResetPod", runOpts{params: params, options: emulate},
 			step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("locked", true))})
 		wantStatus(t, res, 400)
 		wantMessage(t, res, "locked")
+		noEmulation(t, res)
 	})
 	t.Run("unknown pod", func(t *testing.T) {
 		res, _ := run(t, "ResetPod", runOpts{params: params, options: emulate},
 			step{method: "GET", path: "/v2/pods/p1", status: 404, body: problem(404, "pod not found")})
 		wantStatus(t, res, 400)
+		noEmulation(t, res)
+	})
+	t.Run("a restart v2 refuses", func(t *testing.T) {
+		res, _ := run(t, "ResetPod", runOpts{params: params, options: emulate},
+			step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("status", "RUNNING"))},
+			step{method: "POST", path: "/v2/pods/p1/action", status: 409, body: problem(409, "no")},
+			step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("status", "EXITED"))})
+		wantStatus(t, res, 400)
+		noEmulation(t, res)
 	})
 }
 
@@ -1245,5 +1410,42 @@ func TestListPods100(t *testing.T) {
 	var got []map[string]any
 	if err := json.Unmarshal(res.Body, &got); err != nil || len(got) != 100 {
 		t.Fatalf("%d pods, %v", len(got), err)
+	}
+}
+
+// Real clients send comma-joined ports, with spaces, in one array element
+// or one string; each becomes its own v2 port (issue 14, item 7). Pods
+// (create and update) and templates share the rule.
+func TestPortsAreNormalised(t *testing.T) {
+	tests := []struct {
+		name, ports, want string
+	}{
+		{"comma-joined element", `["8888/http,22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"a space after the comma", `["8888/http, 22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"a string with a space", `"8888/http, 22/tcp"`, `["8888/http","22/tcp"]`},
+		{"padded elements", `[" 8888/http ","22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"a trailing comma", `["8888/http,"]`, `["8888/http"]`},
+		{"a port listed twice once", `["22/tcp,8888/http","22/tcp"]`, `["22/tcp","8888/http"]`},
+		{"already separate", `["8888/http","22/tcp"]`, `["8888/http","22/tcp"]`},
+		{"none", `[]`, `[]`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			u, msg := parsePodUpdate([]byte(`{"ports":` + tc.ports + `}`))
+			if u == nil {
+				t.Fatal(msg)
+			}
+			got, _ := json.Marshal(*u.body.Ports)
+			jsonEqual(t, "pod update ports", got, tc.want)
+			res, f := run(t, "UpdateTemplate", runOpts{params: map[string]string{"templateId": "t1"}, body: `{"ports":` + tc.ports + `}`},
+				step{method: "PATCH", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
+			wantStatus(t, res, 200)
+			var sent struct{ Ports json.RawMessage }
+			_ = json.Unmarshal([]byte(f.bodies("PATCH", "/v2/templates/t1")[0]), &sent)
+			jsonEqual(t, "template ports", sent.Ports, tc.want)
+		})
+	}
+	if _, msg := parsePodUpdate([]byte(`{"ports":["8888/http"," "]}`)); !strings.Contains(msg, "ports: element 1 is empty") {
+		t.Errorf("an empty element: %q", msg)
 	}
 }

@@ -50,7 +50,7 @@ func TestCreateRegistry(t *testing.T) {
 	res, _ := run(t, "CreateContainerRegistryAuth", runOpts{body: `{"name":"hub","username":"me","password":"p"}`},
 		step{method: "POST", path: "/v2/registries", status: 422, body: problem(422, "Request validation failed.", "$.name: length must be >= 1")})
 	wantStatus(t, res, 400)
-	wantMessage(t, res, "Request validation failed.: $.name")
+	wantMessage(t, res, "Request validation failed: name")
 }
 
 func TestListRegistries(t *testing.T) {
