@@ -63,7 +63,7 @@ type Config struct {
 	ResetMode string
 	// DefaultGPUTypes are the v1 GPU type ids the gateway may choose for a
 	// GPU pod created without gpuTypeIds, most preferred first; nil: any v1
-	// GPU type, cheapest first among the most available (DESIGN.md P3)
+	// GPU type, cheapest first among the most available (P3, docs/design.md)
 	// (-default-gpu-types, V1GW_DEFAULT_GPU_TYPES, default_gpu_types; comma-separated).
 	DefaultGPUTypes []string
 	// ConfigFile is the YAML file the settings were read from, "" for none

@@ -39,7 +39,8 @@ func TestEmptyStringsMeanNotSetOnEveryOperation(t *testing.T) {
 			script: []step{{method: "PATCH", path: "/v2/pods/p1", status: 200, body: pod("p1")}}, write: "PATCH /v2/pods/p1", status: 200,
 			want: `{"disk":60}`},
 		{op: "UpdatePodViaPost", params: podParams, body: `{"name":"","env":{"A":"b"}}`,
-			script: []step{{method: "PATCH", path: "/v2/pods/p1", status: 200, body: pod("p1")}}, write: "PATCH /v2/pods/p1", status: 200,
+			// An env update reads the pod first (its PUBLIC_KEY is kept).
+			script: []step{{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1")}, {method: "PATCH", path: "/v2/pods/p1", status: 200, body: pod("p1")}}, write: "PATCH /v2/pods/p1", status: 200,
 			want: `{"env":{"A":"b"}}`},
 		{op: "CreateEndpoint", body: `{"templateId":"tpl1","name":"","gpuTypeIds":["NVIDIA GeForce RTX 4090"],"scalerType":"","computeType":"","minCudaVersion":"","networkVolumeId":""}`,
 			script: []step{serverlessTpl, catalogStep(), {method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, releasesStep("ep1", 1)},

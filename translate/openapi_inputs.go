@@ -263,7 +263,7 @@ var templateFieldDocs = map[string]string{
 // real clients read them (or, for Pod.template, v1 documents the include
 // without a property).
 var answerExtras = map[string][]string{
-	"Pod":           {"template", "createdAt", "cloudType"},
+	"Pod":           {"template", "createdAt", "cloudType", "imageName", "gpuTypeId", "gpuCount"},
 	"Endpoint":      {"flashboot"},
 	"NetworkVolume": {"volumeType"},
 }

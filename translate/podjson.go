@@ -1509,6 +1509,11 @@ func appendV1Pod(b []byte, p *v1Pod) []byte {
 	w.strOmit("lastStartedAt", p.LastStartedAt)
 	w.strOmit("createdAt", p.CreatedAt)
 	w.strOmit("cloudType", p.CloudType)
+	w.str("imageName", p.ImageName)
+	w.strOmit("gpuTypeId", p.GpuTypeID)
+	if p.GpuCount != 0 {
+		w.int("gpuCount", p.GpuCount)
+	}
 	w.strOmit("templateId", p.TemplateID)
 	if m := p.Machine; m != nil {
 		w.key("machine")
@@ -1662,6 +1667,19 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	default:
 		b = append(b, `,"cloudType":`...)
 		b = appendJSONString(b, p.Cloud)
+	}
+	// The names runpodctl reads (v1Pod.ImageName): the values above again.
+	b = append(b, `,"imageName":`...)
+	b = appendJSONString(b, p.Image)
+	if g := p.GPU; g != nil {
+		if g.ID != "" {
+			b = append(b, `,"gpuTypeId":`...)
+			b = appendJSONString(b, g.ID)
+		}
+		if g.Count != 0 {
+			b = append(b, `,"gpuCount":`...)
+			b = strconv.AppendInt(b, int64(g.Count), 10)
+		}
 	}
 	if p.Template != "" {
 		b = append(b, `,"templateId":`...)

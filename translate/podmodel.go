@@ -102,33 +102,40 @@ type v2NetworkVolumeList struct {
 // real v1 answered them and real clients read them (runpodctl's pod list
 // --since and --created-after filter on createdAt).
 type v1Pod struct {
-	ID                      string             `json:"id"`
-	Name                    string             `json:"name"`
-	Image                   string             `json:"image"`
-	ContainerDiskInGb       int                `json:"containerDiskInGb"`
-	ContainerRegistryAuthID string             `json:"containerRegistryAuthId,omitempty"`
-	DockerStartCmd          []string           `json:"dockerStartCmd,omitzero"`
-	Env                     json.RawMessage    `json:"env"`
-	Ports                   json.RawMessage    `json:"ports"`
-	DesiredStatus           string             `json:"desiredStatus,omitempty"`
-	Locked                  bool               `json:"locked"`
-	CostPerHr               float64            `json:"costPerHr"`
-	AdjustedCostPerHr       float64            `json:"adjustedCostPerHr"`
-	GPU                     *v1PodGPU          `json:"gpu,omitempty"`
-	CPUFlavorID             string             `json:"cpuFlavorId,omitempty"`
-	VcpuCount               int                `json:"vcpuCount,omitempty"`  // CPU pods only
-	MemoryInGb              int                `json:"memoryInGb,omitempty"` // CPU pods only
-	VolumeInGb              int                `json:"volumeInGb"`
-	VolumeMountPath         string             `json:"volumeMountPath,omitempty"`
-	NetworkVolume           *v1PodNetworkVol   `json:"networkVolume,omitempty"`
-	PortMappings            v1PortMappings     `json:"portMappings"`
-	PublicIP                nullableString     `json:"publicIp"`
-	LastStartedAt           string             `json:"lastStartedAt,omitempty"`
-	CreatedAt               string             `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
-	CloudType               string             `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
-	TemplateID              string             `json:"templateId,omitempty"`
-	Machine                 *v1PodMachine      `json:"machine,omitempty"`
-	Template                *v1PodTemplateView `json:"template,omitempty"`
+	ID                      string           `json:"id"`
+	Name                    string           `json:"name"`
+	Image                   string           `json:"image"`
+	ContainerDiskInGb       int              `json:"containerDiskInGb"`
+	ContainerRegistryAuthID string           `json:"containerRegistryAuthId,omitempty"`
+	DockerStartCmd          []string         `json:"dockerStartCmd,omitzero"`
+	Env                     json.RawMessage  `json:"env"`
+	Ports                   json.RawMessage  `json:"ports"`
+	DesiredStatus           string           `json:"desiredStatus,omitempty"`
+	Locked                  bool             `json:"locked"`
+	CostPerHr               float64          `json:"costPerHr"`
+	AdjustedCostPerHr       float64          `json:"adjustedCostPerHr"`
+	GPU                     *v1PodGPU        `json:"gpu,omitempty"`
+	CPUFlavorID             string           `json:"cpuFlavorId,omitempty"`
+	VcpuCount               int              `json:"vcpuCount,omitempty"`  // CPU pods only
+	MemoryInGb              int              `json:"memoryInGb,omitempty"` // CPU pods only
+	VolumeInGb              int              `json:"volumeInGb"`
+	VolumeMountPath         string           `json:"volumeMountPath,omitempty"`
+	NetworkVolume           *v1PodNetworkVol `json:"networkVolume,omitempty"`
+	PortMappings            v1PortMappings   `json:"portMappings"`
+	PublicIP                nullableString   `json:"publicIp"`
+	LastStartedAt           string           `json:"lastStartedAt,omitempty"`
+	CreatedAt               string           `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
+	CloudType               string           `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
+	// imageName, gpuTypeId and gpuCount are outside the v1 document too:
+	// the same values as image, gpu.id and gpu.count under the names
+	// runpodctl 2.7 reads (its pod struct is shared with its GraphQL
+	// calls), so that its pod list and pod get show the image and GPU.
+	ImageName  string             `json:"imageName"`
+	GpuTypeID  string             `json:"gpuTypeId,omitempty"`
+	GpuCount   int                `json:"gpuCount,omitempty"`
+	TemplateID string             `json:"templateId,omitempty"`
+	Machine    *v1PodMachine      `json:"machine,omitempty"`
+	Template   *v1PodTemplateView `json:"template,omitempty"`
 
 	gpu v1PodGPU // storage behind GPU
 }
@@ -261,6 +268,7 @@ func fillV1Pod(out *v1Pod, p *v2Pod) {
 		LastStartedAt:           p.StartedAt,
 		CreatedAt:               p.CreatedAt,
 		CloudType:               p.Cloud,
+		ImageName:               p.Image,
 		TemplateID:              p.Template,
 	}
 	// H-args: a string the gateway cannot split (an unbalanced quote written
@@ -269,6 +277,7 @@ func fillV1Pod(out *v1Pod, p *v2Pod) {
 	if p.GPU != nil {
 		out.gpu = v1PodGPU{ID: p.GPU.ID, Count: p.GPU.Count}
 		out.GPU = &out.gpu
+		out.GpuTypeID, out.GpuCount = p.GPU.ID, p.GPU.Count
 	}
 	if p.CPU != nil {
 		out.CPUFlavorID = p.CPU.ID

@@ -764,8 +764,10 @@ func TestCreatePodNetworkVolumeErrors(t *testing.T) {
 // R-Pod
 
 // R-Pod carries createdAt and cloudType (not in v1's document, but real v1
-// answered them: runpodctl's pod list --since filters on createdAt) and
-// leaves a GPU pod's memoryInGb out (v2 has no RAM figure for it).
+// answered them: runpodctl's pod list --since filters on createdAt), the
+// names runpodctl 2.7 prints (imageName, gpuTypeId, gpuCount: the values of
+// image and gpu again) and leaves a GPU pod's memoryInGb out (v2 has no RAM
+// figure for it).
 func TestRPod(t *testing.T) {
 	res, _ := run(t, "GetPod", runOpts{params: map[string]string{"podId": "p1"}},
 		step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("registry", "reg1"), set("template", "tpl9"))})
@@ -776,7 +778,8 @@ func TestRPod(t *testing.T) {
 		"desiredStatus":"RUNNING","locked":false,"costPerHr":0.74,"adjustedCostPerHr":0.74,
 		"gpu":{"id":"NVIDIA A40","count":1},"volumeInGb":20,"volumeMountPath":"/workspace",
 		"portMappings":{"22":10341},"publicIp":"100.65.0.119","lastStartedAt":"2026-03-13T20:01:00Z",
-		"createdAt":"2026-03-13T20:00:00Z","cloudType":"SECURE","templateId":"tpl9"}`)
+		"createdAt":"2026-03-13T20:00:00Z","cloudType":"SECURE",
+		"imageName":"runpod/pytorch:2","gpuTypeId":"NVIDIA A40","gpuCount":1,"templateId":"tpl9"}`)
 
 	statuses := map[string]string{"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING",
 		"EXITED": "EXITED", "ERROR": "EXITED", "TERMINATED": "TERMINATED"}
@@ -794,7 +797,8 @@ func TestRPod(t *testing.T) {
 	jsonEqual(t, "CPU pod", b, `{
 		"id":"c1","name":"my pod","image":"runpod/pytorch:2","containerDiskInGb":50,"env":{"A":"1"},"ports":["8888/http","22/tcp"],
 		"desiredStatus":"EXITED","locked":false,"costPerHr":0,"adjustedCostPerHr":0,"cpuFlavorId":"cpu3c","vcpuCount":4,"memoryInGb":8,
-		"volumeInGb":0,"volumeMountPath":"/vol","portMappings":{},"publicIp":null,"createdAt":"2026-03-13T20:00:00Z","cloudType":"COMMUNITY"}`)
+		"volumeInGb":0,"volumeMountPath":"/vol","portMappings":{},"publicIp":null,"createdAt":"2026-03-13T20:00:00Z","cloudType":"COMMUNITY",
+		"imageName":"runpod/pytorch:2"}`)
 }
 
 // ---------------------------------------------------------------------------
