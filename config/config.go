@@ -138,6 +138,9 @@ type Config struct {
 	// BodyReadTimeout bounds the time to receive a request body
 	// (-body-read-timeout, V1GW_BODY_READ_TIMEOUT, body_read_timeout).
 	BodyReadTimeout time.Duration
+	// UsageRetention is how long a key's /usage counts live in Redis after
+	// its last call (-usage-retention, V1GW_USAGE_RETENTION, usage_retention).
+	UsageRetention time.Duration
 	// AdminToken, when set, is the bearer token /usage requires
 	// (V1GW_ADMIN_TOKEN, admin_token; deliberately no flag: a secret).
 	AdminToken string
@@ -167,6 +170,7 @@ const (
 	DefaultUpstreamMaxConns      = 128
 	DefaultMaxInFlight           = 512
 	DefaultBodyReadTimeout       = 10 * time.Second
+	DefaultUsageRetention        = 365 * 24 * time.Hour
 	// LookupGrace is how long a create whose v2 reply was lost may go on
 	// looking for what it created after the request deadline (it equals
 	// translate.LostReplyGrace; a proxy test keeps them equal). The drain
@@ -211,6 +215,7 @@ func Default() *Config {
 		UpstreamMaxConns:      DefaultUpstreamMaxConns,
 		MaxInFlight:           DefaultMaxInFlight,
 		BodyReadTimeout:       DefaultBodyReadTimeout,
+		UsageRetention:        DefaultUsageRetention,
 	}
 }
 
@@ -361,6 +366,13 @@ var settings = []setting{
 		set: func(c *Config, v string) error {
 			d, err := parseDuration(v)
 			c.BodyReadTimeout = d
+			return err
+		}},
+	{key: "usage_retention", flag: "usage-retention", env: "V1GW_USAGE_RETENTION", arg: "DURATION", def: "8760h0m0s",
+		help: "how long a key's /usage counts are kept in Redis after its last call (default a year: far beyond a migration)",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.UsageRetention = d
 			return err
 		}},
 	{key: "admin_token", env: "V1GW_ADMIN_TOKEN", arg: "TOKEN", def: "",
@@ -533,6 +545,7 @@ type fileConfig struct {
 	UpstreamMaxConns      *string           `yaml:"upstream_max_conns"`
 	MaxInFlight           *string           `yaml:"max_in_flight"`
 	BodyReadTimeout       *string           `yaml:"body_read_timeout"`
+	UsageRetention        *string           `yaml:"usage_retention"`
 	AdminToken            *string           `yaml:"admin_token"`
 	KeyNames              map[string]string `yaml:"key_names"`
 }
@@ -550,7 +563,7 @@ func (f *fileConfig) scalars() map[string]*string {
 		"upstream_max_body":       f.UpstreamMaxBody,
 		"usage_flush_interval":    f.UsageFlushInterval,
 		"upstream_header_timeout": f.UpstreamHeaderTimeout, "upstream_max_conns": f.UpstreamMaxConns,
-		"max_in_flight": f.MaxInFlight, "body_read_timeout": f.BodyReadTimeout, "admin_token": f.AdminToken,
+		"max_in_flight": f.MaxInFlight, "body_read_timeout": f.BodyReadTimeout, "usage_retention": f.UsageRetention, "admin_token": f.AdminToken,
 	}
 }
 
@@ -858,6 +871,9 @@ func (c *Config) Validate() error {
 	if c.BodyReadTimeout <= 0 {
 		return c.errorf("body_read_timeout", "%q must be > 0", c.BodyReadTimeout.String())
 	}
+	if c.UsageRetention < 24*time.Hour {
+		return c.errorf("usage_retention", "%q must be at least 24h", c.UsageRetention.String())
+	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > MaxUpstreamRetries {
 		return c.errorf("upstream_retries", "%q must be between 0 and %d", strconv.Itoa(c.UpstreamRetries), MaxUpstreamRetries)
 	}
@@ -1145,6 +1161,7 @@ func (c *Config) Redacted() map[string]any {
 		"upstream_max_conns":        c.UpstreamMaxConns,
 		"max_in_flight":             c.MaxInFlight,
 		"body_read_timeout":         c.BodyReadTimeout.String(),
+		"usage_retention":           c.UsageRetention.String(),
 		"admin_token":               redactedIfSet(c.AdminToken),
 		"key_names":                 names,
 	}

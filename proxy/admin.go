@@ -2,7 +2,6 @@ package proxy
 
 import (
 	"bytes"
-	"context"
 	"crypto/subtle"
 	"encoding/json"
 	"net/http"
@@ -90,16 +89,19 @@ func (a *Admin) readyz(w http.ResponseWriter, _ *http.Request) {
 	writeJSON(w, status, rd)
 }
 
+// UsageReadTimeout bounds how long /usage waits for the shared store
+// before it answers with this replica's own knowledge, marked partial.
+const UsageReadTimeout = 2 * time.Second
+
 func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
-	defer cancel()
 	b := a.gw.usage
-	es, err := b.Entries(ctx)
-	if err != nil {
-		writeJSON(w, http.StatusServiceUnavailable, map[string]string{"message": "usage store unavailable: " + err.Error()})
-		return
-	}
+	es, partial, reason := b.Snapshot(r.Context(), UsageReadTimeout)
 	rep := usage.BuildReport(es, a.gw.cfg.KeyNames, b.Store().Kind(), a.gw.now())
+	if partial {
+		rep.Partial = true
+		rep.PartialReason = "the usage store could not be read within " + UsageReadTimeout.String() + " (" + reason.Error() + "): only this replica's own calls are shown"
+		w.Header().Set("X-Usage-Partial", "true")
+	}
 	q := r.URL.Query()
 	switch f := q.Get("format"); f {
 	case "", "json":

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/limiter"
 	"github.com/v1gateway/v1gateway/translate"
 )
 
@@ -370,5 +372,57 @@ func TestManySlowBodiesOnThePassThroughAreAllAnswered408(t *testing.T) {
 	wg.Wait()
 	if bad.Load() > 0 {
 		t.Fatalf("%d of 40 trickled bodies were not answered 408", bad.Load())
+	}
+}
+
+// /usage counts only keys v2 accepted at least once: tokens v2 rejects
+// (401/403) leave no entry, however many there are, and the gateway's own
+// refusals count only for a key already accepted.
+func TestUsageCountsOnlyKeysV2Accepted(t *testing.T) {
+	srv, rec := newTestGateway(t, nil)
+	rec.handler = func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer good" {
+			w.Header().Set("Content-Type", "application/problem+json")
+			w.WriteHeader(401)
+			_, _ = w.Write([]byte(`{"title":"Unauthorized","status":401,"detail":"invalid key"}`))
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"pods":[]}`))
+	}
+	gw := srv.Config.Handler.(*Gateway)
+	for i := range 300 {
+		resp := do(t, "GET", srv.URL+"/v1/pods", fmt.Sprintf("junk-%d", i), nil, nil)
+		resp.Body.Close()
+	}
+	// A junk key's request the gateway refuses itself (no v2 call).
+	resp := do(t, "POST", srv.URL+"/v1/pods/p1/reset", "junk-1", nil, nil)
+	resp.Body.Close()
+	// The good key: refused by the gateway before v2 ever saw it (not
+	// counted yet), then accepted by v2, then refused by the gateway again.
+	for _, path := range []string{"/v1/pods/p1/reset", "/v1/pods", "/v1/pods/p1/reset"} {
+		method := "POST"
+		if path == "/v1/pods" {
+			method = "GET"
+		}
+		resp := do(t, method, srv.URL+path, "good", nil, nil)
+		resp.Body.Close()
+	}
+	es, err := gw.Usage().Entries(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := limiter.KeyID([]byte("test-secret"), "good")
+	got := map[string]int64{}
+	for _, e := range es {
+		if e.KeyID != good {
+			t.Fatalf("a key v2 rejected is in /usage: %+v", e)
+		}
+		if e.Code == "" {
+			got[e.Op] += e.Count
+		}
+	}
+	if got["ListPods"] != 1 || got["ResetPod"] != 1 {
+		t.Fatalf("good key counted %v, want ListPods 1 and ResetPod 1 (the refusal before any accepted call is not counted)", got)
 	}
 }

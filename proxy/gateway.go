@@ -80,6 +80,7 @@ type Gateway struct {
 	keyIDs   *keyIDCache
 	serving  atomic.Int64 // requests past load shedding (max_in_flight)
 	active   sync.Map     // *reqInfo -> activeRequest: requests being served (LogUnfinished)
+	accepted acceptedKeys // key ids v2 accepted (countsForUsage)
 
 	deprecation string
 	sunset      string
@@ -102,6 +103,7 @@ func New(o Options) (*Gateway, error) {
 		now:         o.Now,
 		secret:      []byte(o.Config.KeyHashSecret),
 		keyIDs:      newKeyIDCache([]byte(o.Config.KeyHashSecret)),
+		accepted:    acceptedKeys{max: 100000},
 		deprecation: "@" + strconv.FormatInt(DeprecatedAt.Unix(), 10),
 		usage:       o.Usage,
 		tel:         o.Telemetry,

@@ -49,6 +49,14 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, `{"pods":[{"id":"abc"}],"path":%q}`, r.URL.Path)
 }
 
+// bodiesCopy returns the request bodies received so far (the upstream may
+// still be receiving one: read them under the lock).
+func (rc *recorder) bodiesCopy() [][]byte {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	return append([][]byte(nil), rc.bodies...)
+}
+
 func (rc *recorder) count() int {
 	rc.mu.Lock()
 	defer rc.mu.Unlock()

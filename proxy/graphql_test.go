@@ -95,7 +95,7 @@ func TestGraphQLIsPassedThroughVerbatimToTheUpstreamGraphQL(t *testing.T) {
 	if r.Method != "POST" || r.URL.Path != "/graphql" || r.URL.RawQuery != "" {
 		t.Errorf("upstream got %s %s", r.Method, r.URL)
 	}
-	if got := string(e.rec.bodies[0]); got != gqlGPUTypes {
+	if got := string(e.rec.bodiesCopy()[0]); got != gqlGPUTypes {
 		t.Errorf("upstream body %q", got)
 	}
 	if r.Header.Get("Authorization") != "Bearer k1" || r.Header.Get("User-Agent") != "RunPod-CLI/2.7.2 (linux; amd64)" ||
@@ -206,7 +206,7 @@ func TestGraphQLBodyOverTheLimitIsA413BeforeTheUpstream(t *testing.T) {
 	if resp.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("chunked: status %d, want 413", resp.StatusCode)
 	}
-	for i, b := range e.rec.bodies {
+	for i, b := range e.rec.bodiesCopy() {
 		if len(b) > MaxBodyBytes {
 			t.Fatalf("upstream request %d got %d bytes", i, len(b))
 		}

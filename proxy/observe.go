@@ -37,6 +37,7 @@ type reqInfo struct {
 	limiter     string                          // allowed, limited, error, unavailable; "" when not asked
 	errMsg      string                          // the message of a 5xx v1 answer, for the access log
 	bodyErr     atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
+	sending     string                          // the v2 call sent and not answered yet (LogUnfinished)
 	// notes are the compatibility notes of the v1 answer (P7a): counted
 	// per key in /usage, by code in a metric, their codes in the log.
 	notes []translate.Note
@@ -85,6 +86,7 @@ func (i *reqInfo) addCall(method, path, outcome string, status int, d time.Durat
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
+	i.sending = ""
 	if len(i.calls) < 32 { // bounded, whatever a plan does
 		i.calls = append(i.calls, method+" "+path+" -> "+outcome)
 	}
@@ -92,6 +94,16 @@ func (i *reqInfo) addCall(method, path, outcome string, status int, d time.Durat
 		i.upStatuses = append(i.upStatuses, status)
 	}
 	i.upDuration += d
+}
+
+// startCall records a v2 call being sent, until addCall records its end.
+func (i *reqInfo) startCall(method, path string) {
+	if i == nil {
+		return
+	}
+	i.mu.Lock()
+	i.sending = method + " " + path + " -> (no answer yet)"
+	i.mu.Unlock()
 }
 
 func (i *reqInfo) setBreakerOpen(e *BreakerOpenError) {
@@ -208,10 +220,11 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			attrs := opStatusAttrs(info.op, sw.status)
 			g.metrics.requests.Add(ctx, 1, attrs)
 			g.metrics.requestDuration.Record(ctx, dur.Seconds(), attrs)
-			if info.keyID != "" && info.op != opUnknown && g.usage != nil {
+			counted := g.countsForUsage(info)
+			if counted && info.op != opUnknown && g.usage != nil {
 				g.usage.Record(info.keyID, info.op)
 			}
-			g.recordNotes(ctx, info)
+			g.recordNotes(ctx, info, counted)
 			if span != nil {
 				if span.IsRecording() {
 					span.SetName(info.op)
@@ -232,13 +245,13 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 // recordNotes counts the request's compatibility notes: per key id and
 // operation in the usage batcher (an in-process map update, flushed with
 // the call counts), and by code and operation in v1gw_compat_notes_total.
-func (g *Gateway) recordNotes(ctx context.Context, info *reqInfo) {
+func (g *Gateway) recordNotes(ctx context.Context, info *reqInfo, counted bool) {
 	info.mu.Lock()
 	notes := info.notes
 	info.mu.Unlock()
 	for _, n := range notes {
 		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op))
-		if info.keyID != "" && g.usage != nil {
+		if counted && g.usage != nil {
 			g.usage.RecordNote(info.keyID, info.op, n.Code, n.Message)
 		}
 	}
@@ -353,15 +366,80 @@ func (g *Gateway) LogUnfinished() int {
 		info, a := k.(*reqInfo), v.(activeRequest)
 		info.mu.Lock()
 		calls := append([]string(nil), info.calls...)
+		if info.sending != "" {
+			calls = append(calls, info.sending)
+		}
 		info.mu.Unlock()
 		g.log.Error().Str("request_id", info.requestID).Str("operation", info.op).Str("key_id", info.keyID).
 			Str("method", a.method).Str("path", a.path).Dur("elapsed", time.Since(a.start)).Strs("v2_calls", calls).
 			Msg("request cut off by the shutdown drain: the client got no answer; v2 may still complete what was sent")
-		if info.keyID != "" && info.op != opUnknown && g.usage != nil {
+		// Counted when its key is known good or a v2 call was sent: v2
+		// may complete what the client never heard about.
+		if (g.countsForUsage(info) || (info.keyID != "" && len(calls) > 0)) && info.op != opUnknown && g.usage != nil {
 			g.usage.Record(info.keyID, info.op)
 		}
 		n++
 		return true
 	})
 	return n
+}
+
+// countsForUsage decides whether a request is counted in /usage: only
+// keys that v2 accepted at least once are (issue: any bearer token,
+// including ones v2 rejects, became a permanent /usage entry, and enough
+// junk crowded out real keys). A request whose v2 answers include 401 or
+// 403 is never counted; one that v2 answered otherwise marks its key as
+// accepted; one that made no v2 call (refused by the gateway itself, rate
+// limited) counts only for a key already accepted.
+func (g *Gateway) countsForUsage(info *reqInfo) bool {
+	if info.keyID == "" {
+		return false
+	}
+	info.mu.Lock()
+	rejected, answered := false, false
+	for _, s := range info.upStatuses {
+		switch {
+		case s == http.StatusUnauthorized || s == http.StatusForbidden:
+			rejected = true
+		case s > 0:
+			answered = true
+		}
+	}
+	info.mu.Unlock()
+	switch {
+	case rejected:
+		return false
+	case answered:
+		g.accepted.add(info.keyID)
+		return true
+	}
+	return g.accepted.has(info.keyID)
+}
+
+// acceptedKeys is the set of key ids v2 accepted, per replica. Bounded:
+// it starts over when full (a key then counts again from its next call
+// that reaches v2).
+type acceptedKeys struct {
+	mu  sync.RWMutex
+	ids map[string]struct{}
+	max int
+}
+
+func (a *acceptedKeys) has(id string) bool {
+	a.mu.RLock()
+	_, ok := a.ids[id]
+	a.mu.RUnlock()
+	return ok
+}
+
+func (a *acceptedKeys) add(id string) {
+	if a.has(id) {
+		return
+	}
+	a.mu.Lock()
+	if a.ids == nil || len(a.ids) >= a.max {
+		a.ids = make(map[string]struct{})
+	}
+	a.ids[id] = struct{}{}
+	a.mu.Unlock()
 }

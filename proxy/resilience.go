@@ -257,6 +257,7 @@ func (t *resilientTransport) attempt(req *http.Request) (*http.Response, error) 
 		return nil, oe
 	}
 	start := time.Now()
+	info.startCall(req.Method, req.URL.EscapedPath())
 	resp, err := t.next.RoundTrip(req)
 	dur := time.Since(start)
 	status := ""

@@ -18,15 +18,30 @@ import (
 //	<prefix>{<key id>}        hash: <op>:count, <op>:first, <op>:last (unix ms)
 //	<prefix>notes:{<key id>}  hash: <op>|<code>:count, :first, :last, :msg
 //	                          (compatibility notes, Entry.Code set)
+//	<prefix>batch:{<key id>}:<batch>:<c|n>
+//	                          marker of a batch applied to one of the two
+//	                          hashes (a retried batch is applied at most
+//	                          once); expires after a week
 //
-// The braces put both hashes of a key id in one Redis Cluster hash slot.
+// The braces put every key of a key id in one Redis Cluster hash slot.
+// Both hashes expire Retention after their last write, so that keys that
+// stopped calling (and junk keys) leave the store.
 const DefaultRedisPrefix = "v1gw:usage:"
 
+// scriptHead makes a script idempotent per batch: KEYS[2] marks the batch
+// as applied to KEYS[1] (SET NX, a week); a batch already marked is not
+// applied again. ARGV[1] is the hash's retention in milliseconds.
+const scriptHead = `
+if not redis.call('SET', KEYS[2], '1', 'NX', 'PX', 604800000) then
+  return 0
+end
+`
+
 // addScript adds deltas to one key id's hash: for each (op, count, first,
-// last) quadruple of ARGV, HINCRBY the count and keep the minimum first and
-// the maximum last, atomically.
-var addScript = redis.NewScript(`
-for i = 1, #ARGV, 4 do
+// last) quadruple of ARGV after the retention, HINCRBY the count and keep
+// the minimum first and the maximum last, atomically and once per batch.
+var addScript = redis.NewScript(scriptHead + `
+for i = 2, #ARGV, 4 do
   local op = ARGV[i]
   redis.call('HINCRBY', KEYS[1], op .. ':count', ARGV[i + 1])
   local first = tonumber(ARGV[i + 2])
@@ -40,14 +55,15 @@ for i = 1, #ARGV, 4 do
     redis.call('HSET', KEYS[1], op .. ':last', ARGV[i + 3])
   end
 end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `)
 
 // noteScript is addScript for notes: quintuples (field, count, first, last,
 // message) where field is "<op>|<code>"; the message of the latest call
 // is kept.
-var noteScript = redis.NewScript(`
-for i = 1, #ARGV, 5 do
+var noteScript = redis.NewScript(scriptHead + `
+for i = 2, #ARGV, 5 do
   local f = ARGV[i]
   redis.call('HINCRBY', KEYS[1], f .. ':count', ARGV[i + 1])
   local first = tonumber(ARGV[i + 2])
@@ -64,6 +80,7 @@ for i = 1, #ARGV, 5 do
     end
   end
 end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
 return 1
 `)
 
@@ -72,7 +89,14 @@ return 1
 type RedisStore struct {
 	client redis.UniversalClient
 	prefix string
+	// Retention is how long a key id's counts live after its last write
+	// (default DefaultRetention).
+	Retention time.Duration
 }
+
+// DefaultRetention keeps a key's counts a year after its last call: far
+// beyond a migration, and still bounded for keys that never come back.
+const DefaultRetention = 365 * 24 * time.Hour
 
 // NewRedisStore returns a Store on client. prefix "" means
 // DefaultRedisPrefix (tests use their own to stay apart).
@@ -80,7 +104,7 @@ func NewRedisStore(client redis.UniversalClient, prefix string) *RedisStore {
 	if prefix == "" {
 		prefix = DefaultRedisPrefix
 	}
-	return &RedisStore{client: client, prefix: prefix}
+	return &RedisStore{client: client, prefix: prefix, Retention: DefaultRetention}
 }
 
 // Kind implements Store.
@@ -92,10 +116,14 @@ func (s *RedisStore) hashKey(keyID string) string { return s.prefix + "{" + keyI
 
 func (s *RedisStore) notesKey(keyID string) string { return s.prefix + "notes:{" + keyID + "}" }
 
+func (s *RedisStore) batchKey(keyID, batch, kind string) string {
+	return s.prefix + "batch:{" + keyID + "}:" + batch + ":" + kind
+}
+
 func unixMs(t time.Time) int64 { return t.UnixMilli() }
 
 // Add implements Store.
-func (s *RedisStore) Add(ctx context.Context, deltas []Entry) ([]Entry, error) {
+func (s *RedisStore) Add(ctx context.Context, batch string, deltas []Entry) ([]Entry, error) {
 	if len(deltas) == 0 {
 		return nil, nil
 	}
@@ -113,11 +141,16 @@ func (s *RedisStore) Add(ctx context.Context, deltas []Entry) ([]Entry, error) {
 		add          *redis.IntCmd
 		calls, notes []Entry
 	}
-	batch := make([]sent, 0, len(keys))
+	sents := make([]sent, 0, len(keys))
+	retention := s.Retention
+	if retention <= 0 {
+		retention = DefaultRetention
+	}
+	retentionMs := retention.Milliseconds()
 	pipe := s.client.Pipeline()
 	for _, k := range keys {
 		var b sent
-		var args, noteArgs []any
+		args, noteArgs := []any{retentionMs}, []any{retentionMs}
 		for _, e := range byKey[k] {
 			if e.Code != "" {
 				b.notes = append(b.notes, e)
@@ -129,14 +162,14 @@ func (s *RedisStore) Add(ctx context.Context, deltas []Entry) ([]Entry, error) {
 		}
 		// EVAL rather than EVALSHA: a pipeline cannot fall back after
 		// NOSCRIPT, and Redis caches the script by its hash anyway.
-		if len(args) > 0 {
-			b.cmd = addScript.Eval(ctx, pipe, []string{s.hashKey(k)}, args...)
+		if len(b.calls) > 0 {
+			b.cmd = addScript.Eval(ctx, pipe, []string{s.hashKey(k), s.batchKey(k, batch, "c")}, args...)
 		}
-		if len(noteArgs) > 0 {
-			b.noteCmd = noteScript.Eval(ctx, pipe, []string{s.notesKey(k)}, noteArgs...)
+		if len(b.notes) > 0 {
+			b.noteCmd = noteScript.Eval(ctx, pipe, []string{s.notesKey(k), s.batchKey(k, batch, "n")}, noteArgs...)
 		}
 		b.add = pipe.SAdd(ctx, s.setKey(), k)
-		batch = append(batch, b)
+		sents = append(sents, b)
 	}
 	_, err := pipe.Exec(ctx)
 	if err == nil {
@@ -149,10 +182,10 @@ func (s *RedisStore) Add(ctx context.Context, deltas []Entry) ([]Entry, error) {
 			firstErr = e
 		}
 	}
-	for _, b := range batch {
+	for _, b := range sents {
 		// A script either runs whole or not at all; an unanswered one is
-		// retried (a lost reply may then count its calls twice, never
-		// lose them).
+		// retried under the same batch id, which its marker makes a no-op
+		// if it had run: a lost reply counts nothing twice.
 		appliedAll := true
 		for _, part := range []struct {
 			cmd *redis.Cmd
@@ -205,9 +238,19 @@ func (s *RedisStore) Entries(ctx context.Context) ([]Entry, error) {
 		}
 	}
 	var out []Entry
+	var gone []any
 	for i, id := range ids {
-		out = append(out, parseHash(id, cmds[i].Val(), false)...)
-		out = append(out, parseHash(id, notes[i].Val(), true)...)
+		c, n := cmds[i].Val(), notes[i].Val()
+		if len(c) == 0 && len(n) == 0 {
+			gone = append(gone, id) // both hashes expired (Retention)
+			continue
+		}
+		out = append(out, parseHash(id, c, false)...)
+		out = append(out, parseHash(id, n, true)...)
+	}
+	if len(gone) > 0 {
+		// Best effort: a key id that writes again is added back.
+		_ = s.client.SRem(ctx, s.setKey(), gone...).Err()
 	}
 	return out, nil
 }

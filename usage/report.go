@@ -14,9 +14,13 @@ type Report struct {
 	// Store says where the counts come from: "redis" (every replica
 	// sharing V1GW_REDIS_URL) or "memory" (this process only, since it
 	// started).
-	Store   string     `json:"store"`
-	Summary Summary    `json:"summary"`
-	Keys    []KeyUsage `json:"keys"`
+	Store string `json:"store"`
+	// Partial is set when the shared store could not be read in time: the
+	// report then holds only what the replica that answered knows.
+	Partial       bool       `json:"partial,omitempty"`
+	PartialReason string     `json:"partial_reason,omitempty"`
+	Summary       Summary    `json:"summary"`
+	Keys          []KeyUsage `json:"keys"`
 	// NamedKeysWithoutCalls lists the key ids labelled in key_names that
 	// have no recorded call at all.
 	NamedKeysWithoutCalls []NamedKey `json:"named_keys_without_calls"`

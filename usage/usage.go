@@ -18,7 +18,10 @@ package usage
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"sort"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -79,10 +82,12 @@ func (e *Entry) merge(o Entry) {
 
 // Store keeps the usage counts shared by the replicas.
 type Store interface {
-	// Add adds the deltas. It returns the deltas that were certainly not
-	// applied (all of them when err is a connection failure) so that the
-	// caller can retry them without counting any twice.
-	Add(ctx context.Context, deltas []Entry) (notApplied []Entry, err error)
+	// Add adds the deltas under the id batch, at most once: a retry of
+	// deltas whose outcome was unknown (a timeout, a lost reply) passes the
+	// same batch and the same deltas, and a store that had applied them
+	// applies nothing. It returns the deltas not confirmed applied, to be
+	// retried that way.
+	Add(ctx context.Context, batch string, deltas []Entry) (notConfirmed []Entry, err error)
 	// Entries returns every recorded entry.
 	Entries(ctx context.Context) ([]Entry, error)
 	// Kind names the store in the report ("memory" or "redis").
@@ -133,6 +138,15 @@ type Batcher struct {
 
 	mu      sync.Mutex
 	pending map[pairKey]*Entry
+	// doubt holds batches whose outcome is unknown (a failed flush): they
+	// are sent again, as they were and under the same id, before anything
+	// new, so that a store that applied them does not count them twice.
+	doubt  []doubtBatch
+	doubtN int // entries in doubt, counted against MaxPending
+	// local is what this replica has written to a shared store, kept to
+	// answer a partial report when that store cannot be read (nil for a
+	// MemoryStore, which is local already).
+	local map[pairKey]*Entry
 
 	flushMu sync.Mutex // one flush at a time
 
@@ -145,6 +159,21 @@ type Batcher struct {
 }
 
 var _ Recorder = (*Batcher)(nil)
+
+type doubtBatch struct {
+	id      string
+	entries []Entry
+}
+
+var batchSeq atomic.Uint64
+
+// newBatchID is unique across replicas and restarts: random bytes and a
+// sequence number.
+func newBatchID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:]) + "-" + strconv.FormatUint(batchSeq.Add(1), 36)
+}
 
 // New returns a Batcher. Call Run (usually in a goroutine) to flush
 // periodically, and Close to stop it with a final flush.
@@ -162,6 +191,9 @@ func New(o Options) *Batcher {
 	}
 	if b.store == nil {
 		b.store = NewMemoryStore()
+	}
+	if _, ok := b.store.(*MemoryStore); !ok {
+		b.local = map[pairKey]*Entry{}
 	}
 	if b.interval <= 0 {
 		b.interval = 5 * time.Second
@@ -216,13 +248,26 @@ func (b *Batcher) record(k pairKey, msg string) {
 		b.mu.Unlock()
 		return
 	}
-	if len(b.pending) >= b.maxPending {
+	if len(b.pending)+b.doubtN >= b.maxPending && !b.inDoubtLocked(k) {
 		b.mu.Unlock()
 		b.dropped.Add(1)
 		return
 	}
 	b.pending[k] = &Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Message: msg, Count: 1, First: now, Last: now}
 	b.mu.Unlock()
+}
+
+// inDoubtLocked reports whether k has deltas in doubt (b.mu held): its new
+// calls are counted even past MaxPending, as calls of a pending pair are.
+func (b *Batcher) inDoubtLocked(k pairKey) bool {
+	for _, d := range b.doubt {
+		for i := range d.entries {
+			if keyOf(&d.entries[i]) == k {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // truncateMessage cuts s to MaxNoteMessage bytes, on a UTF-8 boundary.
@@ -252,58 +297,123 @@ func (b *Batcher) take() []Entry {
 	return out
 }
 
-// putBack returns deltas that could not be written to the pending map,
-// within MaxPending.
-func (b *Batcher) putBack(es []Entry) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, e := range es {
-		k := keyOf(&e)
-		if p, ok := b.pending[k]; ok {
-			p.merge(e)
-			continue
-		}
-		if len(b.pending) >= b.maxPending {
-			b.dropped.Add(uint64(e.Count))
-			continue
-		}
-		c := e
-		b.pending[k] = &c
-	}
-}
-
-// pendingCopy returns a copy of the pending deltas without taking them.
+// pendingCopy returns a copy of the deltas not yet confirmed written:
+// pending and in doubt.
 func (b *Batcher) pendingCopy() []Entry {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	out := make([]Entry, 0, len(b.pending))
+	out := make([]Entry, 0, len(b.pending)+b.doubtN)
 	for _, e := range b.pending {
 		out = append(out, *e)
+	}
+	for _, d := range b.doubt {
+		out = append(out, d.entries...)
 	}
 	return out
 }
 
-// Flush writes the pending deltas to the store. On failure the deltas not
-// applied are kept for the next flush.
+// localCopy returns what this replica knows: what it wrote to the store
+// and what is not written yet.
+func (b *Batcher) localCopy() []Entry {
+	b.mu.Lock()
+	out := make([]Entry, 0, len(b.local))
+	for _, e := range b.local {
+		out = append(out, *e)
+	}
+	b.mu.Unlock()
+	return mergeEntries(out, b.pendingCopy())
+}
+
+// written folds deltas confirmed written into local, within MaxPending
+// pairs.
+func (b *Batcher) written(es []Entry) {
+	if b.local == nil || len(es) == 0 {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, e := range es {
+		k := keyOf(&e)
+		if l, ok := b.local[k]; ok {
+			l.merge(e)
+		} else if len(b.local) < b.maxPending {
+			c := e
+			b.local[k] = &c
+		}
+	}
+}
+
+// confirmed returns the entries of sent not in notConfirmed.
+func confirmed(sent, notConfirmed []Entry) []Entry {
+	if len(notConfirmed) == 0 {
+		return sent
+	}
+	skip := make(map[pairKey]bool, len(notConfirmed))
+	for i := range notConfirmed {
+		skip[keyOf(&notConfirmed[i])] = true
+	}
+	out := make([]Entry, 0, len(sent))
+	for i := range sent {
+		if !skip[keyOf(&sent[i])] {
+			out = append(out, sent[i])
+		}
+	}
+	return out
+}
+
+// Flush writes the pending deltas to the store, each batch at most once:
+// batches whose outcome a failed flush left unknown are sent again first,
+// unchanged and under their own id, and a failure keeps the new batch in
+// doubt the same way.
 func (b *Batcher) Flush(ctx context.Context) error {
 	b.flushMu.Lock()
 	defer b.flushMu.Unlock()
-	deltas := b.take()
-	if len(deltas) == 0 {
-		return nil
-	}
 	ctx, cancel := context.WithTimeout(ctx, b.flushTimeout)
 	defer cancel()
-	notApplied, err := b.store.Add(ctx, deltas)
-	if len(notApplied) > 0 {
-		b.putBack(notApplied)
-	}
-	if err != nil {
+	fail := func(err error) error {
 		b.flushErrors.Add(1)
 		if b.onFlushError != nil {
 			b.onFlushError(err)
 		}
 		return err
+	}
+	for {
+		b.mu.Lock()
+		if len(b.doubt) == 0 {
+			b.mu.Unlock()
+			break
+		}
+		d := b.doubt[0]
+		b.mu.Unlock()
+		notConfirmed, err := b.store.Add(ctx, d.id, d.entries)
+		b.written(confirmed(d.entries, notConfirmed))
+		b.mu.Lock()
+		b.doubtN -= len(d.entries) - len(notConfirmed)
+		if len(notConfirmed) == 0 {
+			b.doubt = b.doubt[1:]
+		} else {
+			b.doubt[0].entries = notConfirmed
+		}
+		b.mu.Unlock()
+		if err != nil {
+			return fail(err)
+		}
+	}
+	deltas := b.take()
+	if len(deltas) == 0 {
+		return nil
+	}
+	id := newBatchID()
+	notConfirmed, err := b.store.Add(ctx, id, deltas)
+	b.written(confirmed(deltas, notConfirmed))
+	if len(notConfirmed) > 0 {
+		b.mu.Lock()
+		b.doubt = append(b.doubt, doubtBatch{id: id, entries: notConfirmed})
+		b.doubtN += len(notConfirmed)
+		b.mu.Unlock()
+	}
+	if err != nil {
+		return fail(err)
 	}
 	b.flushes.Add(1)
 	return nil
@@ -349,7 +459,7 @@ func (b *Batcher) Close(ctx context.Context) error {
 // Stats returns the Batcher's counters.
 func (b *Batcher) Stats() Stats {
 	b.mu.Lock()
-	n := len(b.pending)
+	n := len(b.pending) + b.doubtN
 	b.mu.Unlock()
 	return Stats{Pending: n, Flushes: b.flushes.Load(), FlushErrors: b.flushErrors.Load(), Dropped: b.dropped.Load()}
 }
@@ -367,6 +477,33 @@ func (b *Batcher) Entries(ctx context.Context) ([]Entry, error) {
 		es = mergeEntries(es, b.pendingCopy())
 	}
 	return es, nil
+}
+
+// Snapshot is Entries within timeout, or, when the store cannot be read
+// in that time, what this replica knows (what it wrote and what it has
+// not written yet), with partial set and the reason. It never waits longer
+// than timeout, whatever the store does.
+func (b *Batcher) Snapshot(ctx context.Context, timeout time.Duration) (es []Entry, partial bool, reason error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	type result struct {
+		es  []Entry
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		es, err := b.Entries(ctx)
+		done <- result{es, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err == nil {
+			return r.es, false, nil
+		}
+		return b.localCopy(), true, r.err
+	case <-ctx.Done():
+		return b.localCopy(), true, ctx.Err()
+	}
 }
 
 // mergeEntries merges b into a, by key id, operation and note code.
@@ -399,7 +536,7 @@ func NewMemoryStore() *MemoryStore { return &MemoryStore{entries: map[pairKey]*E
 func (*MemoryStore) Kind() string { return "memory" }
 
 // Add implements Store; it never fails.
-func (m *MemoryStore) Add(_ context.Context, deltas []Entry) ([]Entry, error) {
+func (m *MemoryStore) Add(_ context.Context, _ string, deltas []Entry) ([]Entry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, d := range deltas {

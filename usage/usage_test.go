@@ -95,12 +95,12 @@ type failingStore struct {
 	calls atomic.Int32
 }
 
-func (f *failingStore) Add(ctx context.Context, d []Entry) ([]Entry, error) {
+func (f *failingStore) Add(ctx context.Context, batch string, d []Entry) ([]Entry, error) {
 	f.calls.Add(1)
 	if f.down.Load() {
 		return d, errors.New("store down")
 	}
-	return f.MemoryStore.Add(ctx, d)
+	return f.MemoryStore.Add(ctx, batch, d)
 }
 
 func TestBatcherKeepsDeltasWhenStoreFails(t *testing.T) {
@@ -114,12 +114,12 @@ func TestBatcherKeepsDeltasWhenStoreFails(t *testing.T) {
 	if err := b.Flush(context.Background()); err == nil {
 		t.Fatal("flush to a down store succeeded")
 	}
-	// The failed deltas are pending again; more calls of the same pairs
-	// still count, a third pair is over MaxPending and dropped.
+	// The failed deltas are kept in doubt (2 entries); more calls of the
+	// same pairs still count, a third pair is over MaxPending and dropped.
 	b.Record("k1", "ListPods")
 	b.Record("k9", "ListPods")
 	st := b.Stats()
-	if st.Pending != 2 || st.FlushErrors != 1 || st.Dropped != 1 || flushErrs.Load() != 1 {
+	if st.Pending != 3 || st.FlushErrors != 1 || st.Dropped != 1 || flushErrs.Load() != 1 {
 		t.Fatalf("stats %+v, flush errors reported %d", st, flushErrs.Load())
 	}
 	// The report still shows this replica's calls while the store is down.
@@ -316,7 +316,64 @@ func (c *cmdCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.P
 }
 
 // storeTests run against miniredis and a real Redis.
+// loseReplies makes pipelines look failed after Redis ran them, as a reply
+// lost on the network does.
+type loseReplies struct{ on atomic.Bool }
+
+func (l *loseReplies) DialHook(next redis.DialHook) redis.DialHook          { return next }
+func (l *loseReplies) ProcessHook(next redis.ProcessHook) redis.ProcessHook { return next }
+func (l *loseReplies) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.ProcessPipelineHook {
+	return func(ctx context.Context, cmds []redis.Cmder) error {
+		err := next(ctx, cmds)
+		if !l.on.Load() {
+			return err
+		}
+		lost := errors.New("reply lost")
+		for _, c := range cmds {
+			c.SetErr(lost)
+		}
+		return lost
+	}
+}
+
 func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
+	t.Run("a batch whose reply was lost is applied once", func(t *testing.T) {
+		client := newClient()
+		lose := &loseReplies{}
+		client.AddHook(lose)
+		prefix := randomPrefix(t)
+		expireTestKeys(t, client, prefix)
+		store := NewRedisStore(client, prefix)
+		b := New(Options{Store: store})
+		for range 5 {
+			b.Record("k1", "ListPods")
+		}
+		b.RecordNote("k1", "CreatePod", "gpu_type_chosen", "chose A40")
+		lose.on.Store(true)
+		if err := b.Flush(context.Background()); err == nil {
+			t.Fatal("a flush whose replies were lost reported success")
+		}
+		lose.on.Store(false)
+		b.Record("k1", "ListPods") // a new call meanwhile
+		if err := b.Flush(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		es, err := store.Entries(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, _ := find(es, "k1", "ListPods"); e.Count != 6 {
+			t.Fatalf("ListPods counted %d times for 6 calls: %+v", e.Count, es)
+		}
+		for _, e := range es {
+			if e.Code == "gpu_type_chosen" && e.Count != 1 {
+				t.Fatalf("note counted %d times for 1: %+v", e.Count, e)
+			}
+		}
+		if st := b.Stats(); st.Pending != 0 {
+			t.Fatalf("still pending after the retry: %+v", st)
+		}
+	})
 	t.Run("batching: no Redis command on the request path", func(t *testing.T) {
 		client := newClient()
 		cc := &cmdCounter{}
@@ -665,4 +722,85 @@ func TestRedisStoreCluster(t *testing.T) {
 		t.Cleanup(func() { c.Close() })
 		return c
 	})
+}
+
+// Redis frozen (SIGSTOP) during a flush: the flush times out, Redis runs
+// the pipeline when it wakes up, and the retry must not count it again
+// (the fault run counted 2502 calls for 2001 requests).
+func TestRedisStoreFrozenDuringFlushCountsOnce(t *testing.T) {
+	srv := testredis.Start(t)
+	client, err := NewRedisClient(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	store := NewRedisStore(client, randomPrefix(t))
+	b := New(Options{Store: store, FlushTimeout: 300 * time.Millisecond})
+	for range 2001 {
+		b.Record("k1", "ListPods")
+	}
+	srv.Freeze()
+	if err := b.Flush(context.Background()); err == nil {
+		t.Fatal("a flush to a frozen Redis reported success")
+	}
+	// /usage meanwhile answers at once with what this replica knows.
+	start := time.Now()
+	es, partial, reason := b.Snapshot(context.Background(), 200*time.Millisecond)
+	if el := time.Since(start); el > time.Second || !partial || reason == nil {
+		t.Fatalf("snapshot with Redis frozen: partial=%v reason=%v after %v", partial, reason, el)
+	}
+	if e, _ := find(es, "k1", "ListPods"); e.Count != 2001 {
+		t.Fatalf("partial snapshot shows %d calls, want 2001", e.Count)
+	}
+	srv.Thaw()
+	thawed := time.Now()
+	deadline := time.Now().Add(15 * time.Second)
+	for b.Flush(context.Background()) != nil {
+		if time.Now().After(deadline) {
+			t.Fatal("no flush succeeded after Redis woke up")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("flushed %v after Redis woke up", time.Since(thawed))
+	es, err = store.Entries(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, _ := find(es, "k1", "ListPods"); e.Count != 2001 {
+		t.Fatalf("counted %d calls for 2001", e.Count)
+	}
+	es, partial, _ = b.Snapshot(context.Background(), time.Second)
+	if e, _ := find(es, "k1", "ListPods"); partial || e.Count != 2001 {
+		t.Fatalf("snapshot after recovery: partial=%v count=%d", partial, e.Count)
+	}
+}
+
+// Counts expire Retention after their last write, and the report forgets
+// key ids whose counts expired.
+func TestRedisStoreRetention(t *testing.T) {
+	mr := miniredis.RunT(t)
+	client := redis.NewClient(&redis.Options{Addr: mr.Addr()})
+	defer client.Close()
+	store := NewRedisStore(client, "")
+	store.Retention = time.Hour
+	b := New(Options{Store: store})
+	b.Record("k1", "ListPods")
+	b.RecordNote("k1", "CreatePod", "gpu_type_chosen", "m")
+	if err := b.Flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if ttl := mr.TTL(DefaultRedisPrefix + "{k1}"); ttl != time.Hour {
+		t.Fatalf("counts TTL %v, want 1h", ttl)
+	}
+	if ttl := mr.TTL(DefaultRedisPrefix + "notes:{k1}"); ttl != time.Hour {
+		t.Fatalf("notes TTL %v, want 1h", ttl)
+	}
+	mr.FastForward(2 * time.Hour)
+	es, err := store.Entries(context.Background())
+	if err != nil || len(es) != 0 {
+		t.Fatalf("after the retention: %+v %v", es, err)
+	}
+	if ok, _ := mr.SIsMember(DefaultRedisPrefix+"keys", "k1"); ok {
+		t.Fatal("the expired key id is still listed")
+	}
 }

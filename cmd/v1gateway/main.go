@@ -228,7 +228,9 @@ func newUsageStore(cfg *config.Config) (usage.Store, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return usage.NewRedisStore(client, ""), func() { _ = client.Close() }, nil
+	store := usage.NewRedisStore(client, "")
+	store.Retention = cfg.UsageRetention
+	return store, func() { _ = client.Close() }, nil
 }
 
 // dialable turns a listener address into host:port a local curl can use.
