@@ -118,9 +118,7 @@ type docsSchema struct {
 
 func newDocsView(d *oaDocument) *docsView {
 	v := &docsView{Title: d.Info.Title, Version: d.Info.Version}
-	for _, p := range strings.Split(d.Info.Description, "\n\n") {
-		v.Intro = append(v.Intro, p)
-	}
+	v.Intro = append(v.Intro, strings.Split(d.Info.Description, "\n\n")...)
 	groups := map[string]*docsGroup{}
 	for _, t := range d.Tags {
 		v.Groups = append(v.Groups, docsGroup{Tag: t.Name, Desc: t.Description})

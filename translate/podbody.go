@@ -737,7 +737,7 @@ type v2CreatePodBody struct {
 	CPU              *v2CreateCPU      `json:"cpu,omitempty"`
 	Mounts           *v2Mounts         `json:"mounts,omitempty"`
 	GlobalNetworking *bool             `json:"globalNetworking,omitempty"`
-	StartSsh         bool              `json:"startSsh"`
+	StartSSH         bool              `json:"startSsh"`
 	TemplateID       string            `json:"templateId,omitempty"`
 }
 
@@ -765,7 +765,7 @@ func (in *podCreate) baseBody() v2CreatePodBody {
 		Registry:         in.registry,
 		Cloud:            in.cloud,
 		GlobalNetworking: in.globalNet,
-		StartSsh:         true,
+		StartSSH:         true,
 		TemplateID:       in.templateID,
 		Disk:             in.disk,
 	}

@@ -67,8 +67,6 @@ func set(k string, v any) func(map[string]any) {
 	}
 }
 
-func del(k string) func(map[string]any) { return func(m map[string]any) { delete(m, k) } }
-
 // cpuPod turns the fixture into a CPU pod.
 func cpuPod(m map[string]any) {
 	delete(m, "gpu")

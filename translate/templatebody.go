@@ -43,7 +43,7 @@ type v2CreateTemplateBody struct {
 	Public       bool              `json:"public"`
 	Serverless   bool              `json:"serverless"`
 	StartJupyter bool              `json:"startJupyter"` // false: v2's default true would inject JUPYTER_PASSWORD
-	StartSsh     bool              `json:"startSsh"`
+	StartSSH     bool              `json:"startSsh"`
 }
 
 // v2UpdateTemplateBody is v2 UpdateTemplateRequest (unevaluatedProperties: false).
@@ -127,7 +127,7 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 	in.unknownKeys = b.unknown(templateCreateFields)
 	b.templateCommon(&in.templateInput)
 	out := &in.body
-	out.StartJupyter, out.StartSsh = false, true
+	out.StartJupyter, out.StartSSH = false, true
 	if s, ok := b.str("name"); ok {
 		out.Name = s
 	} else if !hasFieldError(b.errs, "name") {

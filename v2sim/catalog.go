@@ -331,7 +331,7 @@ type cpuTypeJSON struct {
 		Min int `json:"min"`
 		Max int `json:"max"`
 	} `json:"vcpu"`
-	RamGbPerVcpu float64 `json:"ramGbPerVcpu"`
+	RAMGbPerVcpu float64 `json:"ramGbPerVcpu"`
 	Price        struct {
 		SecurePerVcpu     float64 `json:"securePerVcpu"`
 		ServerlessPerVcpu float64 `json:"serverlessPerVcpu"`
@@ -348,7 +348,7 @@ type dataCenterJSON struct {
 	NetworkVolumeTypes []string      `json:"networkVolumeTypes"`
 	Compliance         []string      `json:"compliance"`
 	GpuAvailability    []dcAvailJSON `json:"gpuAvailability,omitempty"`
-	CpuAvailability    []dcAvailJSON `json:"cpuAvailability,omitempty"`
+	CPUAvailability    []dcAvailJSON `json:"cpuAvailability,omitempty"`
 }
 
 func renderGPU(g *gpuType, q *gpuQuery) gpuTypeJSON {
@@ -400,7 +400,7 @@ func renderCPU(c *cpuType, avail bool, vcpu int) cpuTypeJSON {
 	var out cpuTypeJSON
 	out.ID, out.Name, out.Group = c.id, c.name, c.group
 	out.Vcpu.Min, out.Vcpu.Max = c.vcpuMin, c.vcpuMax
-	out.RamGbPerVcpu = c.ramPerVcpu
+	out.RAMGbPerVcpu = c.ramPerVcpu
 	out.Price.SecurePerVcpu, out.Price.ServerlessPerVcpu = c.priceSecure, c.priceSl
 	if !avail {
 		return out
@@ -434,7 +434,7 @@ func renderDC(dc *dataCenter, gpuAvail, cpuAvail bool) dataCenterJSON {
 	if cpuAvail {
 		for _, c := range cpuTypes {
 			if lvl, ok := c.dcLevel(dc, 0); ok {
-				out.CpuAvailability = append(out.CpuAvailability, dcAvailJSON{ID: c.id, Name: c.name, Availability: lvl})
+				out.CPUAvailability = append(out.CPUAvailability, dcAvailJSON{ID: c.id, Name: c.name, Availability: lvl})
 			}
 		}
 	}

@@ -55,8 +55,6 @@ type pod struct {
 	portBase   int
 }
 
-var podStatuses = []string{"PROVISIONING", "STARTING", "RUNNING", "EXITED", "ERROR", "TERMINATED"}
-
 func (p *pod) visible(now time.Time) bool { return !now.Before(p.placedAt) }
 
 func (p *pod) runningAt() time.Time { return p.bootAt.Add(p.provDur + startDuration) }
