@@ -359,6 +359,33 @@ func TestCreateTimeoutNoRetryNoDuplicate(t *testing.T) {
 	}
 }
 
+// The reads a create needs first (here the GPU catalog, to rank two
+// candidates) use up the deadline: no POST is sent, the client is told that
+// nothing was created, and the unsent create is neither counted as a v2
+// call nor as a breaker failure.
+func TestCreateWhoseReadsUseUpTheDeadlineSaysNothingWasCreated(t *testing.T) {
+	var logs logBuffer
+	e := newSimEnv(t, func(c *config.Config, o *Options) {
+		withLogger(&logs)(c, o)
+		c.RequestTimeout = 300 * time.Millisecond
+		o.Resilience.Retries = 0
+	})
+	e.sim.AddFault(v2sim.Fault{Method: "GET", PathPrefix: "/v2/catalog/gpus", Delay: time.Minute, Times: -1})
+	body := `{"name":"slow reads","imageName":"runpod/pytorch:latest","gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA A40"]}`
+	resp := do(t, "POST", e.srv.URL+"/v1/pods", "k1", strings.NewReader(body), nil)
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if n := e.calls("POST", "/v2/pods"); n != 0 {
+		t.Fatalf("%d POST /v2/pods sent after the deadline", n)
+	}
+	if resp.StatusCode != 504 || !strings.Contains(string(b), "nothing was created") {
+		t.Fatalf("status %d %s: want an error saying nothing was created", resp.StatusCode, b)
+	}
+	if strings.Contains(string(b), "may or may not") || strings.Contains(logs.String(), `POST /v2/pods ->`) {
+		t.Fatalf("an unsent create reported as in doubt: %s\n%s", b, logs.String())
+	}
+}
+
 func TestCreate5xxAfterProcessingNoRetry(t *testing.T) {
 	e := newSimEnv(t, func(_ *config.Config, o *Options) { o.Resilience.Retries = 2 })
 	podsBefore := countPods(t, e)

@@ -248,6 +248,10 @@ func (t *resilientTransport) attempt(req *http.Request) (*http.Response, error) 
 	if info != nil && info.op != "" {
 		op = info.op
 	}
+	if err := ctx.Err(); err != nil {
+		// Never sent: neither a call to count nor a breaker failure.
+		return nil, err
+	}
 	done, err := t.breaker.cb.Allow()
 	if err != nil {
 		oe := t.breaker.openError()

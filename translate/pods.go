@@ -518,6 +518,12 @@ func (cr *podCreator) createLoop() (*v2Pod, *Result) {
 			body.DataCenterIDs = dcs
 		}
 		cr.sentDCs = body.DataCenterIDs
+		if err := cr.ctx.Err(); err != nil {
+			// The reads before the create used up the deadline: no create
+			// was sent (and none earlier is in doubt: each got an answer),
+			// so say plainly that nothing was created.
+			return nil, Fail(http.StatusGatewayTimeout, "the request deadline passed before the create was sent (the v2 reads it needs were slow): nothing was created; try again")
+		}
 		a, err := podCall(cr.ctx, cr.c, http.MethodPost, "/v2/pods", nil, body)
 		if err != nil {
 			var ue interface{ Unavailable() bool }
