@@ -42,6 +42,9 @@ func (c *epRoutedCaller) Call(_ context.Context, call V2Call) (*V2Answer, error)
 	switch {
 	case call.Path == "/v2/catalog/gpus":
 		return ok(200, poolCatalog)
+	case call.Path == "/v2/catalog/cpus":
+		// A CPU endpoint without cpuFlavorIds ranks every v1 flavor.
+		return ok(200, cpuChoiceCatalog)
 	case call.Path == "/v2/serverless" && call.Method == "POST":
 		return ok(201, c.endpoint)
 	case call.Path == "/v2/serverless":
