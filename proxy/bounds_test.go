@@ -247,7 +247,7 @@ func TestDrainCoversTheLostReplyLookup(t *testing.T) {
 func TestUnfinishedRequestsAreLoggedAndCounted(t *testing.T) {
 	up, inFlight, _, release := hungUpstreamWithRelease(t)
 	defer release()
-	var logBuf syncBuffer
+	var logBuf logBuffer
 	log := zerolog.New(&logBuf)
 	cfg := testConfig(up.URL)
 	gw, err := New(Options{Config: cfg, Logger: &log})
@@ -307,23 +307,6 @@ func TestAdminTokenGuardsUsage(t *testing.T) {
 			t.Errorf("%s with token %q: %d, want %d", tc.path, tc.token, resp.StatusCode, tc.want)
 		}
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // Forty bodies trickled at once on the pass-through: every one is answered
