@@ -1,12 +1,14 @@
 package proxy
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/usage"
 )
 
 // The migration cockpit's request-path pieces (issue 18): the per-key
@@ -64,4 +66,72 @@ func sunsetWarning(sunset time.Time, link string) string {
 	}
 	msg = strings.NewReplacer(`"`, "'", `\`, "/").Replace(msg)
 	return `299 v1gateway "` + msg + `"`
+}
+
+// DocsBase is where the /usage page links COMPATIBILITY.md (the
+// repository's own copy).
+const DocsBase = "https://github.com/v1gateway/v1gateway/blob/main/COMPATIBILITY.md"
+
+// compatSections are the COMPATIBILITY.md section anchors of the v1
+// resources of the operation table.
+var compatSections = map[string]string{
+	"pods":                  "pods",
+	"endpoints":             "serverless-endpoints",
+	"templates":             "templates",
+	"networkvolumes":        "network-volumes",
+	"containerregistryauth": "container-registry-credentials",
+	"billing":               "billing",
+}
+
+// pageOps describes every v1 operation of the table for the /usage page:
+// its v1 route, its v2 calls (as in the generated OpenAPI document's
+// x-v2-calls) and its COMPATIBILITY.md section.
+var pageOps = func() map[string]usage.PageOp {
+	m := make(map[string]usage.PageOp, len(translate.Operations))
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
+		p := usage.PageOp{Route: op.Method + " /v1" + op.Path, V2: op.V2}
+		if a, ok := compatSections[op.Resource]; ok {
+			p.Doc = DocsBase + "#" + a
+		}
+		m[op.Name] = p
+	}
+	return m
+}()
+
+// prefersHTML reports whether the client asked for HTML (a browser):
+// text/html named in Accept before any JSON or CSV.
+func prefersHTML(r *http.Request) bool {
+	for _, part := range strings.Split(strings.Join(r.Header.Values("Accept"), ","), ",") {
+		mt, _, _ := strings.Cut(strings.TrimSpace(part), ";")
+		switch strings.ToLower(strings.TrimSpace(mt)) {
+		case "text/html", "application/xhtml+xml":
+			return true
+		case "application/json", "text/csv":
+			return false
+		}
+	}
+	return false
+}
+
+// pageCSP forbids every external resource and every script: the page is
+// inline CSS and inline SVG only.
+const pageCSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// usagePage serves the migration cockpit: the report as one
+// self-contained HTML page.
+func (a *Admin) usagePage(w http.ResponseWriter, rep *usage.Report) {
+	var buf bytes.Buffer
+	err := rep.WritePage(&buf, usage.PageOptions{Ops: pageOps, QuietDays: a.gw.cfg.RetireQuietDays,
+		Sunset: a.gw.cfg.Sunset, Migrated: a.gw.cfg.MigratedKeys})
+	if err != nil {
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"message": err.Error()})
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", pageCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-store")
+	_, _ = w.Write(buf.Bytes())
 }

@@ -1,7 +1,10 @@
 package proxy
 
 import (
+	"bytes"
+	"flag"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +13,7 @@ import (
 	"github.com/v1gateway/v1gateway/config"
 	"github.com/v1gateway/v1gateway/limiter"
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/usage"
 )
 
 func TestAMigratedKeyIsRefusedWith410NamingTheV2RouteFromItsTimeOn(t *testing.T) {
@@ -113,5 +117,131 @@ func TestTheSunsetWarningHeaderNamesTheDateOnlyWhenAskedAndOnlyOnV1(t *testing.T
 				t.Errorf("Warning %q, want %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// pageOut, when set, is where TestTheCockpitPageOfAFixedReport writes the
+// page (make screenshot renders it in headless Chromium).
+var pageOut = flag.String("page-out", "", "write the cockpit page of the fixed report to this file")
+
+// fixtureNow is the fixed report's time.
+var fixtureNow = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
+// fixtureKeys are the fixed report's key ids.
+const (
+	fixCI      = "3f2a9c0d5e6b7a8f9c0d1e2f3a4b5c6d"
+	fixNightly = "9b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e"
+	fixML      = "c0ffee00c0ffee00c0ffee00c0ffee00"
+	fixOld     = "0a1b2c3d4e5f60718293a4b5c6d7e8f9"
+	fixV2      = "ffeeddccbbaa99887766554433221100"
+)
+
+// fixtureEntries is a fleet three months into its migration: a CI fleet
+// burning down, a nightly job that stopped ten days ago, an ML team that
+// depends on emulated resets (and is marked migrated), an old script
+// quiet for fifty days and a key that only uses the /v2 pass-through.
+func fixtureEntries() []usage.Entry {
+	today := usage.DayOf(fixtureNow)
+	var es []usage.Entry
+	series := func(key, op string, from, to int, f func(i int) int64) {
+		e := usage.Entry{KeyID: key, Op: op}
+		for i := from; i >= to; i-- { // days ago, oldest first
+			n := f(i)
+			if n <= 0 {
+				continue
+			}
+			e.Days = append(e.Days, usage.DayCount{Day: today - usage.Day(i), Count: n})
+			e.Count += n
+		}
+		e.First = (today - usage.Day(from)).Time().Add(9 * time.Hour)
+		e.Last = fixtureNow.Add(-time.Duration(to)*24*time.Hour - 17*time.Minute)
+		es = append(es, e)
+	}
+	series(fixCI, "ListPods", 89, 0, func(i int) int64 { return int64(40 + i*4 + (i*7)%11) })
+	series(fixCI, "CreatePod", 89, 0, func(i int) int64 { return int64(i/6 + (i*3)%4) })
+	series(fixCI, "DeletePod", 89, 1, func(i int) int64 { return int64(i/8 + i%2) })
+	series(fixCI, usage.GraphQL, 60, 2, func(i int) int64 { return int64(5 + i%3) })
+	series(fixNightly, "PodBilling", 89, 10, func(i int) int64 { return 1 })
+	series(fixNightly, "EndpointBilling", 89, 10, func(i int) int64 { return 1 })
+	series(fixML, "GetPod", 70, 3, func(i int) int64 { return int64(10 + i%5) })
+	series(fixML, "ResetPod", 70, 3, func(i int) int64 { return int64(i % 3) })
+	series(fixML, "CreateTemplate", 40, 5, func(i int) int64 { return int64(i % 2) })
+	series(fixOld, "ListNetworkVolumes", 89, 50, func(i int) int64 { return int64(2 + i%2) })
+	series(fixV2, usage.PassThrough, 30, 1, func(i int) int64 { return 30 })
+	note := func(key, op, code, msg string, n int64, lastAgo time.Duration) {
+		es = append(es, usage.Entry{KeyID: key, Op: op, Code: code, Message: msg, Count: n,
+			First: fixtureNow.Add(-60 * 24 * time.Hour), Last: fixtureNow.Add(-lastAgo)})
+	}
+	note(fixCI, "CreatePod", "lenient_dropped", "dropped: readme", 310, 2*time.Hour)
+	note(fixCI, "CreatePod", "gpu_type_chosen", "gpuTypeIds missing: chose NVIDIA A40 (most available, cheapest)", 95, 5*time.Hour)
+	note(fixML, "ResetPod", "reset_emulated", "reset emulated with restart: v2 has no reset", 88, 3*24*time.Hour)
+	note(fixML, "CreateTemplate", "readme_dropped", "readme was not stored: v2 templates have none", 17, 5*24*time.Hour)
+	return es
+}
+
+func fixtureReport() *usage.Report {
+	r := usage.BuildReport(fixtureEntries(), map[string]string{fixCI: "ci-fleet", fixNightly: "nightly-billing-export", fixML: "ml-research", fixOld: "legacy volume script"}, "redis", fixtureNow)
+	r.HistoryDays = 90
+	return r
+}
+
+func fixturePageOptions() usage.PageOptions {
+	return usage.PageOptions{Ops: pageOps, QuietDays: 30, Sunset: time.Date(2027, 1, 31, 0, 0, 0, 0, time.UTC),
+		Migrated: map[string]time.Time{fixML: time.Date(2026, 12, 15, 0, 0, 0, 0, time.UTC)}}
+}
+
+func TestTheCockpitPageOfAFixedReportNamesTheV2CallsAndSectionsOfTheOperationTable(t *testing.T) {
+	var buf bytes.Buffer
+	if err := fixtureReport().WritePage(&buf, fixturePageOptions()); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	if *pageOut != "" {
+		if err := os.WriteFile(*pageOut, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, want := range []string{
+		"<b>ResetPod</b>", "<code>POST /v1/pods/{podId}/reset</code>", "<code>POST /v2/pods/{id}/action</code>",
+		`<a href="` + DocsBase + `#pods">COMPATIBILITY.md</a>`, `<a href="` + DocsBase + `#billing">COMPATIBILITY.md</a>`,
+		"migrated: v1 refused (410) from 2026-12-15", "announced sunset: 2027-01-31 (in 60 days)",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}
+
+func TestEveryCompatibilitySectionThePageLinksExists(t *testing.T) {
+	doc, err := os.ReadFile("../COMPATIBILITY.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	anchors := map[string]bool{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if h, ok := strings.CutPrefix(line, "## "); ok {
+			a := strings.Map(func(r rune) rune {
+				switch {
+				case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-':
+					return r
+				case r >= 'A' && r <= 'Z':
+					return r + 'a' - 'A'
+				case r == ' ':
+					return '-'
+				}
+				return -1
+			}, strings.TrimSpace(h))
+			anchors[a] = true
+		}
+	}
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
+		if op.Kind == translate.KindStatic {
+			continue
+		}
+		a, ok := compatSections[op.Resource]
+		if !ok || !anchors[a] {
+			t.Errorf("%s: resource %q has no COMPATIBILITY.md section (%q)", op.Name, op.Resource, a)
+		}
 	}
 }
