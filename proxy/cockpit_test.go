@@ -2,7 +2,9 @@ package proxy
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
+	"io"
 	"net/http"
 	"os"
 	"slices"
@@ -243,5 +245,91 @@ func TestEveryCompatibilitySectionThePageLinksExists(t *testing.T) {
 		if !ok || !anchors[a] {
 			t.Errorf("%s: resource %q has no COMPATIBILITY.md section (%q)", op.Name, op.Resource, a)
 		}
+	}
+}
+
+func TestTheUsageEndpointServesThePageToBrowsersAndTheDailyHistoryAsJSONAndCSV(t *testing.T) {
+	clk := &fixedClock{t: time.Date(2026, 11, 22, 23, 59, 0, 0, time.UTC)}
+	e := newSimEnv(t, func(c *config.Config, o *Options) {
+		c.UsageHistoryDays, c.RetireQuietDays = 45, 30
+		o.Now = clk.now
+		o.Usage = usage.New(usage.Options{Now: clk.now, HistoryDays: 45})
+	})
+	get := func(path string, hdr map[string]string) (*http.Response, string) {
+		t.Helper()
+		req, _ := http.NewRequest("GET", e.admin.URL+path, nil)
+		for k, v := range hdr {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return resp, string(b)
+	}
+	for range 2 {
+		resp := do(t, "GET", e.srv.URL+"/v1/pods", "ci-token", nil, nil)
+		resp.Body.Close()
+	}
+	clk.t = clk.t.Add(2 * time.Minute) // the next UTC day
+	resp := do(t, "GET", e.srv.URL+"/v1/pods", "ci-token", nil, nil)
+	resp.Body.Close()
+
+	for _, tc := range []struct {
+		name string
+		path string
+		hdr  map[string]string
+	}{
+		{"a browser's Accept", "/usage", map[string]string{"Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"}},
+		{"format=html", "/usage?format=html", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := get(tc.path, tc.hdr)
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "text/html; charset=utf-8" {
+				t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
+			}
+			if csp := resp.Header.Get("Content-Security-Policy"); !strings.HasPrefix(csp, "default-src 'none'") {
+				t.Errorf("CSP %q", csp)
+			}
+			for _, want := range []string{`id="burndown"`, "Not ready to retire", "for 30 days (retire_quiet_days)", "<b>ListPods</b>", "<code>GET /v2/pods</code>", "cover 45 UTC days"} {
+				if !strings.Contains(body, want) {
+					t.Errorf("the page lacks %s", want)
+				}
+			}
+			if strings.Contains(body, "ci-token") {
+				t.Fatal("the page shows a token")
+			}
+		})
+	}
+	_, body := get("/usage", map[string]string{"Accept": "application/json"})
+	var rep usage.Report
+	if err := json.Unmarshal([]byte(body), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.HistoryDays != 45 || len(rep.Summary.DailyV1Calls) != 2 || rep.Summary.DailyV1Calls[0].Count != 2 || rep.Summary.DailyV1Calls[1].Day.String() != "2026-11-23" {
+		t.Fatalf("history %d, daily %+v", rep.HistoryDays, rep.Summary.DailyV1Calls)
+	}
+	resp, body = get("/usage?format=csv&view=daily", nil)
+	ci := limiter.KeyID([]byte("test-secret"), "ci-token")
+	want := "key_id,name,operation,day,count\n" + ci + ",,ListPods,2026-11-22,2\n" + ci + ",,ListPods,2026-11-23,1\n"
+	if body != want || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/csv") {
+		t.Fatalf("daily CSV:\n%s\nwant:\n%s", body, want)
+	}
+	if resp, body = get("/usage?format=csv&view=weekly", nil); resp.StatusCode != 400 || !strings.Contains(body, "view must be calls, notes or daily") {
+		t.Fatalf("view=weekly: %d %s", resp.StatusCode, body)
+	}
+}
+
+func TestThePageNeedsTheAdminTokenLikeTheReport(t *testing.T) {
+	e := newSimEnv(t, func(c *config.Config, _ *Options) { c.AdminToken = "adm1n" })
+	resp, err := http.Get(e.admin.URL + "/usage?format=html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized {
+		t.Fatalf("without the token: %d", resp.StatusCode)
 	}
 }
