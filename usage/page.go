@@ -143,10 +143,10 @@ type pageChart struct {
 	MidLabel                      string
 	FirstDay, LastDay             string
 	// Quiet shades the retire rule's window.
-	QuietX, QuietW float64
-	QuietLabel     string
-	Total          int64
-	Days           int
+	QuietX, QuietW, QuietEnd float64
+	QuietLabel               string
+	Total                    int64
+	Days                     int
 }
 
 type pageSpark struct {
@@ -309,6 +309,7 @@ func burnDown(daily []DayCount, today Day, window, quiet int) pageChart {
 	}
 	c.QuietW = float64(quiet) * step
 	c.QuietX = c.Left + c.PlotW - c.QuietW
+	c.QuietEnd = c.Left + c.PlotW
 	c.QuietLabel = "last " + strconv.Itoa(quiet) + " days (retire rule)"
 	c.FirstDay, c.LastDay = first.String(), today.String()
 	return c
@@ -388,6 +389,7 @@ code { font: 12px ui-monospace, SFMono-Regular, Menlo, monospace; }
 tr.haslossy td:first-child { border-left: 4px solid var(--lossy); }
 @media (max-width: 700px) {
   main { padding: 10px; }
+  svg.chart text { font-size: 20px; }
   table.keys thead { display: none; }
   table.keys, table.keys tbody, table.keys tr, table.keys td { display: block; width: 100%; }
   table.keys tr { border: 1px solid var(--line); border-radius: 8px; margin-bottom: 10px; background: #fff; }
@@ -421,7 +423,7 @@ Rule (operator guide, "Retiring the gateway"): no v1 call and no /v2 or /graphql
 <div class="card">
 {{with .Chart}}<svg id="burndown" class="chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="v1 calls per UTC day over the last {{.Days}} days: {{.Total}} in all">
 <rect class="quiet" x="{{f .QuietX}}" y="{{f .Top}}" width="{{f .QuietW}}" height="{{f .PlotH}}" fill="#e3f5e9"/>
-<text x="{{f .QuietX}}" y="{{f .Top}}" dy="10" dx="3">{{.QuietLabel}}</text>
+<text x="{{f .QuietEnd}}" y="{{f .Top}}" dy="1em" dx="-3" text-anchor="end">{{.QuietLabel}}</text>
 <line x1="{{f .Left}}" x2="{{f .W}}" y1="{{f .MaxY}}" y2="{{f .MaxY}}" stroke="#d9dee7"/>
 <line x1="{{f .Left}}" x2="{{f .W}}" y1="{{f .MidY}}" y2="{{f .MidY}}" stroke="#d9dee7"/>
 <line x1="{{f .Left}}" x2="{{f .W}}" y1="{{f .BaseY}}" y2="{{f .BaseY}}" stroke="#8c96a8"/>
