@@ -284,12 +284,20 @@ func (b *Batcher) record(k pairKey, msg string) {
 		b.dropped.Add(1)
 		return
 	}
-	e := &Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Message: msg, Count: 1, First: now, Last: now}
+	// One allocation for the entry and its first day.
+	pe := &pendingEntry{Entry: Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Message: msg, Count: 1, First: now, Last: now}}
 	if k.code == "" {
-		e.Days = []DayCount{{Day: day, Count: 1}}
+		pe.day[0] = DayCount{Day: day, Count: 1}
+		pe.Days = pe.day[:]
 	}
-	b.pending[k] = e
+	b.pending[k] = &pe.Entry
 	b.mu.Unlock()
+}
+
+// pendingEntry is a pending Entry with room for its first day.
+type pendingEntry struct {
+	Entry
+	day [1]DayCount
 }
 
 // inDoubtLocked reports whether k has deltas in doubt (b.mu held): its new
