@@ -333,3 +333,14 @@ func TestThePageNeedsTheAdminTokenLikeTheReport(t *testing.T) {
 		t.Fatalf("without the token: %d", resp.StatusCode)
 	}
 }
+
+func TestTheSunsetIsExportedAsAMetricOnlyWhenAnnounced(t *testing.T) {
+	e := newSimEnv(t, nil)
+	if m := scrape(t, e.admin.URL); strings.Contains(m, "v1gw_sunset_timestamp_seconds") {
+		t.Fatal("a sunset metric without a sunset")
+	}
+	e = newSimEnv(t, func(c *config.Config, _ *Options) { c.Sunset = time.Date(2027, 6, 30, 0, 0, 0, 0, time.UTC) })
+	if m := scrape(t, e.admin.URL); !strings.Contains(m, "v1gw_sunset_timestamp_seconds 1.8143136e+09") {
+		t.Fatalf("no sunset metric:\n%s", m)
+	}
+}

@@ -127,7 +127,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 		return nil, err
 	}
 	var sunsetAt int64
-	if !g.cfg.Sunset.IsZero() {
+	if g.cfg != nil && !g.cfg.Sunset.IsZero() {
 		sunsetAt = g.cfg.Sunset.Unix()
 	}
 	_, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
