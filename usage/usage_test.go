@@ -767,8 +767,13 @@ func TestRedisStoreFrozenDuringFlushCountsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := find(es, "k1", "ListPods"); e.Count != 2001 {
-		t.Fatalf("counted %d calls for 2001", e.Count)
+	e, _ := find(es, "k1", "ListPods")
+	var perDay int64
+	for _, d := range e.Days {
+		perDay += d.Count
+	}
+	if e.Count != 2001 || perDay != 2001 {
+		t.Fatalf("counted %d calls for 2001, %d by day %+v", e.Count, perDay, e.Days)
 	}
 	es, partial, _ = b.Snapshot(context.Background(), time.Second)
 	if e, _ := find(es, "k1", "ListPods"); partial || e.Count != 2001 {
@@ -795,6 +800,9 @@ func TestRedisStoreRetention(t *testing.T) {
 	}
 	if ttl := mr.TTL(DefaultRedisPrefix + "notes:{k1}"); ttl != time.Hour {
 		t.Fatalf("notes TTL %v, want 1h", ttl)
+	}
+	if ttl := mr.TTL(DefaultRedisPrefix + "days:{k1}"); ttl != time.Hour {
+		t.Fatalf("daily counts TTL %v, want 1h", ttl)
 	}
 	mr.FastForward(2 * time.Hour)
 	es, err := store.Entries(context.Background())
