@@ -233,3 +233,23 @@ func TestRetirementAppliesTheOperatorGuidesRule(t *testing.T) {
 		})
 	}
 }
+
+func TestThePageOfAnEmptyPartialReportSaysWhyItCannotBeTrusted(t *testing.T) {
+	r := BuildReport(nil, nil, "redis", t0)
+	r.Partial, r.PartialReason = true, "the usage store could not be read within 2s"
+	var buf bytes.Buffer
+	if err := r.WritePage(&buf, PageOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	doc := parsePage(t, buf.Bytes())
+	b := doc.all(func(n *node) bool { return n.attrs["id"] == "retire" })
+	if len(b) != 1 || !b[0].hasClass("ready") {
+		t.Fatalf("banner %v", b)
+	}
+	if txt := b[0].allText(); !strings.Contains(txt, "Caveat: the report is partial: the usage store could not be read within 2s") {
+		t.Fatalf("banner: %s", txt)
+	}
+	if !strings.Contains(doc.allText(), "No key has called the gateway") {
+		t.Fatal("no word about the empty key table")
+	}
+}
