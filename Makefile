@@ -7,7 +7,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 # staticcheck 2026.2.2, fetched through the Go module proxy on first use.
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all test vet fmt-check build specs lint fuzz fuzz-long bench chaos demo clean
+.PHONY: all test vet fmt-check build specs lint fuzz fuzz-long bench chaos demo screenshot clean
 
 all: test build
 
@@ -101,6 +101,30 @@ bench:
 ## fast subset is in make test). Needs redis-server (apt-get install redis-server).
 chaos:
 	$(GO) test -tags chaos -count=1 -v -timeout 10m ./chaos/ 2>&1 | grep -v '^=== RUN'
+
+## screenshot: the /usage page (the migration cockpit) of a fixed report,
+## rendered in headless Chromium at desktop and phone widths into
+## docs/usage-page-desktop.png and docs/usage-page-phone.png (the operator
+## guide shows them). Installs Debian's chromium when missing; not in CI.
+CHROMIUM ?= chromium
+screenshot:
+	@command -v $(CHROMIUM) >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "screenshot: installing chromium (Debian)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1 || \
+	    { apt-get update -q >/dev/null 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium >/dev/null 2>&1; } || \
+	    { echo "screenshot: chromium could not be installed"; exit 1; }; \
+	  else echo "screenshot: no $(CHROMIUM); install it (apt-get install chromium) or set CHROMIUM"; exit 1; fi; }
+	@set -e; tmp="$$(mktemp -d)"; trap 'rm -rf "$$tmp"' EXIT; \
+	$(GO) test -count=1 -run '^TestTheCockpitPageOfAFixedReport' ./proxy -args -page-out="$$tmp/page.html" >/dev/null; \
+	for v in desktop:1280:1560 phone:390:2200; do \
+	  name=$${v%%:*}; rest=$${v#*:}; w=$${rest%%:*}; h=$${rest#*:}; \
+	  $(CHROMIUM) --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking \
+	    --disable-component-update --disable-sync --user-data-dir="$$tmp/profile" --hide-scrollbars \
+	    --force-device-scale-factor=1 --window-size=$$w,$$h \
+	    --screenshot="$(CURDIR)/docs/usage-page-$$name.png" "file://$$tmp/page.html" 2>/dev/null | grep -v '^$$' || true; \
+	  test -s docs/usage-page-$$name.png; \
+	done; $(GO) run ./internal/pngshrink docs/usage-page-desktop.png docs/usage-page-phone.png
 
 ## demo: the gateway on :8080 in front of an in-process v2 simulator
 demo:

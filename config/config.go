@@ -144,6 +144,22 @@ type Config struct {
 	// AdminToken, when set, is the bearer token /usage requires
 	// (V1GW_ADMIN_TOKEN, admin_token; deliberately no flag: a secret).
 	AdminToken string
+	// UsageHistoryDays is how many UTC days of daily counts /usage keeps
+	// per key id and operation (-usage-history-days,
+	// V1GW_USAGE_HISTORY_DAYS, usage_history_days).
+	UsageHistoryDays int
+	// RetireQuietDays is the "ready to retire" rule of the /usage page: no
+	// v1 and no pass-through call for that many days (-retire-quiet-days,
+	// V1GW_RETIRE_QUIET_DAYS, retire_quiet_days).
+	RetireQuietDays int
+	// SunsetWarning adds a human Warning header naming the sunset date to
+	// v1 answers when Sunset is set (-sunset-warning, V1GW_SUNSET_WARNING,
+	// sunset_warning).
+	SunsetWarning bool
+	// MigratedKeys are key ids whose team has moved to v2, with the time
+	// from which their v1 calls are refused with 410 (YAML migrated_keys
+	// only: {<key id>: <RFC 3339 time or YYYY-MM-DD>}).
+	MigratedKeys map[string]time.Time
 
 	// origin maps a setting's key to where its value came from ("-listen",
 	// "V1GW_LISTEN", "<file>: listen"), for error messages.
@@ -171,6 +187,9 @@ const (
 	DefaultMaxInFlight           = 512
 	DefaultBodyReadTimeout       = 10 * time.Second
 	DefaultUsageRetention        = 365 * 24 * time.Hour
+	DefaultUsageHistoryDays      = 90
+	DefaultRetireQuietDays       = 30
+	MaxUsageHistoryDays          = 366
 	// LookupGrace is how long a create whose v2 reply was lost may go on
 	// looking for what it created after the request deadline (it equals
 	// translate.LostReplyGrace; a proxy test keeps them equal). The drain
@@ -216,6 +235,8 @@ func Default() *Config {
 		MaxInFlight:           DefaultMaxInFlight,
 		BodyReadTimeout:       DefaultBodyReadTimeout,
 		UsageRetention:        DefaultUsageRetention,
+		UsageHistoryDays:      DefaultUsageHistoryDays,
+		RetireQuietDays:       DefaultRetireQuietDays,
 	}
 }
 
@@ -378,6 +399,27 @@ var settings = []setting{
 	{key: "admin_token", env: "V1GW_ADMIN_TOKEN", arg: "TOKEN", def: "",
 		help: "bearer token the admin port's /usage requires (empty: none; keep the admin port private either way)",
 		set:  func(c *Config, v string) error { c.AdminToken = strings.TrimSpace(v); return nil }},
+	{key: "usage_history_days", flag: "usage-history-days", env: "V1GW_USAGE_HISTORY_DAYS", arg: "N", def: strconv.Itoa(DefaultUsageHistoryDays),
+		help: "how many UTC days of daily call counts /usage keeps per key id and operation (1-366; the totals keep everything)",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.UsageHistoryDays = n
+			return err
+		}},
+	{key: "retire_quiet_days", flag: "retire-quiet-days", env: "V1GW_RETIRE_QUIET_DAYS", arg: "N", def: strconv.Itoa(DefaultRetireQuietDays),
+		help: "the /usage page says \"ready to retire\" after this many days without a v1, /v2 or /graphql call (at least your slowest client's cycle; at most usage_history_days)",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.RetireQuietDays = n
+			return err
+		}},
+	{key: "sunset_warning", flag: "sunset-warning", env: "V1GW_SUNSET_WARNING", isBool: true, def: "false",
+		help: "with sunset set, v1 answers also carry a human Warning header naming the sunset date",
+		set: func(c *Config, v string) error {
+			b, err := parseBool(v)
+			c.SunsetWarning = b
+			return err
+		}},
 }
 
 const (
@@ -477,6 +519,21 @@ func Load(args []string, getenv func(string) string) (*Config, error) {
 			c.KeyLimits[id] = n
 		}
 	}
+	if file != nil && file.migratedKeys != nil {
+		where := c.ConfigFile + ": migrated_keys"
+		c.origin["migrated_keys"] = where
+		c.MigratedKeys = make(map[string]time.Time, len(file.migratedKeys))
+		for _, id := range sortedKeys(file.migratedKeys) {
+			t, err := parseSunset(file.migratedKeys[id])
+			if err == nil && t.IsZero() {
+				err = fmt.Errorf("must be the time from which the key is refused (RFC 3339 or YYYY-MM-DD), not empty")
+			}
+			if err != nil {
+				return nil, fmt.Errorf("config: %s: key id %q: %v", where, id, err)
+			}
+			c.MigratedKeys[id] = t
+		}
+	}
 	if file != nil && file.keyNames != nil {
 		c.origin["key_names"] = c.ConfigFile + ": key_names"
 		c.KeyNames = make(map[string]string, len(file.keyNames))
@@ -510,9 +567,10 @@ func generateSecret() (string, error) {
 // fileValues is what the YAML file set: scalars by key, key_limits and
 // key_names (nil when absent).
 type fileValues struct {
-	scalars   map[string]string
-	keyLimits map[string]string
-	keyNames  map[string]string
+	scalars      map[string]string
+	keyLimits    map[string]string
+	keyNames     map[string]string
+	migratedKeys map[string]string
 }
 
 // fileConfig mirrors the YAML document. Every scalar is read as text and
@@ -548,6 +606,10 @@ type fileConfig struct {
 	UsageRetention        *string           `yaml:"usage_retention"`
 	AdminToken            *string           `yaml:"admin_token"`
 	KeyNames              map[string]string `yaml:"key_names"`
+	UsageHistoryDays      *string           `yaml:"usage_history_days"`
+	RetireQuietDays       *string           `yaml:"retire_quiet_days"`
+	SunsetWarning         *string           `yaml:"sunset_warning"`
+	MigratedKeys          map[string]string `yaml:"migrated_keys"`
 }
 
 func (f *fileConfig) scalars() map[string]*string {
@@ -564,6 +626,7 @@ func (f *fileConfig) scalars() map[string]*string {
 		"usage_flush_interval":    f.UsageFlushInterval,
 		"upstream_header_timeout": f.UpstreamHeaderTimeout, "upstream_max_conns": f.UpstreamMaxConns,
 		"max_in_flight": f.MaxInFlight, "body_read_timeout": f.BodyReadTimeout, "usage_retention": f.UsageRetention, "admin_token": f.AdminToken,
+		"usage_history_days": f.UsageHistoryDays, "retire_quiet_days": f.RetireQuietDays, "sunset_warning": f.SunsetWarning,
 	}
 }
 
@@ -573,7 +636,7 @@ func fileKeys() []string {
 	for _, s := range settings {
 		keys = append(keys, s.key)
 	}
-	return append(keys, "key_limits", "key_names")
+	return append(keys, "key_limits", "key_names", "migrated_keys")
 }
 
 // parseFile reads the YAML document of the file at path; its errors start
@@ -613,7 +676,7 @@ func parseFile(path string, data []byte) (*fileValues, error) {
 	if err := dec.Decode(&fc); err != nil && !errors.Is(err, io.EOF) {
 		return nil, fmt.Errorf("%s: %s", path, oneLine(err.Error()))
 	}
-	fv := &fileValues{scalars: map[string]string{}, keyLimits: fc.KeyLimits, keyNames: fc.KeyNames}
+	fv := &fileValues{scalars: map[string]string{}, keyLimits: fc.KeyLimits, keyNames: fc.KeyNames, migratedKeys: fc.MigratedKeys}
 	for k, p := range fc.scalars() {
 		if p != nil {
 			fv.scalars[k] = *p
@@ -638,7 +701,7 @@ func checkNode(key string, v *yaml.Node) error {
 		}
 		return "a single value"
 	}
-	if key != "key_limits" && key != "key_names" {
+	if key != "key_limits" && key != "key_names" && key != "migrated_keys" {
 		if v.Kind != yaml.ScalarNode {
 			return fmt.Errorf("line %d: %s: must be a single value, not %s", v.Line, key, kind(v))
 		}
@@ -649,8 +712,11 @@ func checkNode(key string, v *yaml.Node) error {
 	}
 	if v.Kind != yaml.MappingNode {
 		what := "<requests per minute>"
-		if key == "key_names" {
+		switch key {
+		case "key_names":
 			what = "<name>"
+		case "migrated_keys":
+			what = "<refused from: YYYY-MM-DD>"
 		}
 		return fmt.Errorf("line %d: %s: must be a mapping {<key id>: %s}, not %s", v.Line, key, what, kind(v))
 	}
@@ -907,6 +973,20 @@ func (c *Config) Validate() error {
 	if len(c.KeyNames) > 0 && c.KeyHashSecretGenerated {
 		return c.errorf("key_names", "needs V1GW_KEY_HASH_SECRET (or key_hash_secret): key ids are derived from it, and a generated secret changes on every start")
 	}
+	if c.UsageHistoryDays < 1 || c.UsageHistoryDays > MaxUsageHistoryDays {
+		return c.errorf("usage_history_days", "%q must be between 1 and %d", strconv.Itoa(c.UsageHistoryDays), MaxUsageHistoryDays)
+	}
+	if c.RetireQuietDays < 1 || c.RetireQuietDays > c.UsageHistoryDays {
+		return c.errorf("retire_quiet_days", "%q must be between 1 and usage_history_days (%d)", strconv.Itoa(c.RetireQuietDays), c.UsageHistoryDays)
+	}
+	for _, id := range sortedKeys(c.MigratedKeys) {
+		if !IsKeyID(id) {
+			return c.errorf("migrated_keys", "%s", notAKeyID(id))
+		}
+	}
+	if len(c.MigratedKeys) > 0 && c.KeyHashSecretGenerated {
+		return c.errorf("migrated_keys", "needs V1GW_KEY_HASH_SECRET (or key_hash_secret): key ids are derived from it, and a generated secret changes on every start")
+	}
 	if c.SunsetLink != "" {
 		if err := checkLink(c.SunsetLink); err != nil {
 			return c.errorf("sunset_link", "%q %v", c.SunsetLink, err)
@@ -1125,6 +1205,10 @@ func (c *Config) Redacted() map[string]any {
 	if !c.Sunset.IsZero() {
 		sunset = c.Sunset.UTC().Format(time.RFC3339)
 	}
+	migrated := make(map[string]string, len(c.MigratedKeys))
+	for k, v := range c.MigratedKeys {
+		migrated[k] = v.UTC().Format(time.RFC3339)
+	}
 	upstream := c.UpstreamURL
 	if r, ok := redactURL(upstream); ok {
 		upstream = r
@@ -1164,6 +1248,10 @@ func (c *Config) Redacted() map[string]any {
 		"usage_retention":           c.UsageRetention.String(),
 		"admin_token":               redactedIfSet(c.AdminToken),
 		"key_names":                 names,
+		"usage_history_days":        c.UsageHistoryDays,
+		"retire_quiet_days":         c.RetireQuietDays,
+		"sunset_warning":            c.SunsetWarning,
+		"migrated_keys":             migrated,
 	}
 }
 
@@ -1245,6 +1333,7 @@ func Settings() []Setting {
 	}
 	out = append(out, Setting{Key: "key_limits", Help: "per-key-id rate-limit overrides (YAML only)"})
 	out = append(out, Setting{Key: "key_names", Help: "per-key-id labels for the /usage report (YAML only)"})
+	out = append(out, Setting{Key: "migrated_keys", Help: "key ids whose v1 calls are answered 410 from a given time (YAML only)"})
 	return out
 }
 

@@ -318,6 +318,32 @@ key_names:
 	}
 }
 
+func TestMigratedKeysAndTheCockpitSettings(t *testing.T) {
+	f := writeFile(t, `
+key_hash_secret: s3cr3t-value
+usage_history_days: 120
+retire_quiet_days: 45
+sunset_warning: true
+migrated_keys:
+  `+idA+`: 2027-01-15
+  `+idB+`: "2027-02-01T12:00:00Z"
+`)
+	c := mustLoad(t, []string{"-config", f}, env{})
+	if c.UsageHistoryDays != 120 || c.RetireQuietDays != 45 || !c.SunsetWarning {
+		t.Errorf("history %d, quiet %d, warning %v", c.UsageHistoryDays, c.RetireQuietDays, c.SunsetWarning)
+	}
+	if !c.MigratedKeys[idA].Equal(time.Date(2027, 1, 15, 0, 0, 0, 0, time.UTC)) || !c.MigratedKeys[idB].Equal(time.Date(2027, 2, 1, 12, 0, 0, 0, time.UTC)) {
+		t.Errorf("MigratedKeys = %v", c.MigratedKeys)
+	}
+	if r := c.Redacted()["migrated_keys"].(map[string]string); r[idA] != "2027-01-15T00:00:00Z" {
+		t.Errorf("Redacted migrated_keys = %v", r)
+	}
+	d := mustLoad(t, nil, env{})
+	if d.UsageHistoryDays != 90 || d.RetireQuietDays != 30 || d.SunsetWarning || d.MigratedKeys != nil {
+		t.Errorf("defaults: history %d, quiet %d, warning %v, migrated %v", d.UsageHistoryDays, d.RetireQuietDays, d.SunsetWarning, d.MigratedKeys)
+	}
+}
+
 func TestErrors(t *testing.T) {
 	const secret = "V3ry-S3cret-Hmac"
 	tests := []struct {
@@ -425,6 +451,15 @@ func TestErrors(t *testing.T) {
 		{"key names empty id", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  \"\": CI\n", `v1gateway.yaml: line 2: key_names: "" is not a key id`},
 		{"key names id that is an API key", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "key_names:\n  rpa_" + secret + ": CI\n", "v1gateway.yaml: line 2: key_names: a key of 20 characters is not a key id (32 lowercase hex digits; `v1gateway key-id` prints a key's id); it is not shown, in case it is an API key"},
 		{"key names not a map", nil, nil, "key_names: [a]\n", "v1gateway.yaml: line 1: key_names: must be a mapping {<key id>: <name>}, not a list"},
+		{"history days zero", []string{"-usage-history-days", "0"}, nil, "", `config: -usage-history-days: "0" must be between 1 and 366`},
+		{"history days over a year", nil, env{"V1GW_USAGE_HISTORY_DAYS": "400"}, "", `config: V1GW_USAGE_HISTORY_DAYS: "400" must be between 1 and 366`},
+		{"quiet days beyond the history", []string{"-retire-quiet-days", "100"}, nil, "", `config: -retire-quiet-days: "100" must be between 1 and usage_history_days (90)`},
+		{"sunset warning not a bool", nil, nil, "sunset_warning: maybe\n", "v1gateway.yaml: sunset_warning: "},
+		{"migrated keys need a secret", nil, nil, "migrated_keys:\n  " + idA + ": 2027-01-01\n", "migrated_keys: needs V1GW_KEY_HASH_SECRET"},
+		{"migrated key id that is an API key", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "migrated_keys:\n  rpa_" + secret + ": 2027-01-01\n", "v1gateway.yaml: line 2: migrated_keys: a key of 20 characters is not a key id (32 lowercase hex digits; `v1gateway key-id` prints a key's id); it is not shown, in case it is an API key"},
+		{"migrated key without a date", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "migrated_keys:\n  " + idA + ": \"\"\n", `migrated_keys: key id "` + idA + `": must be the time from which the key is refused`},
+		{"migrated key bad date", nil, env{"V1GW_KEY_HASH_SECRET": secret}, "migrated_keys:\n  " + idA + ": next week\n", `migrated_keys: key id "` + idA + `": `},
+		{"migrated keys not a map", nil, nil, "migrated_keys: [a]\n", "v1gateway.yaml: line 1: migrated_keys: must be a mapping {<key id>: <refused from: YYYY-MM-DD>}, not a list"},
 
 		// The file itself.
 		{"unknown yaml key", nil, nil, "listen: \":1\"\nbogus: 1\n", `v1gateway.yaml: line 2: unknown setting "bogus"`},

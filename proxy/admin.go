@@ -20,7 +20,8 @@ import (
 //	/metrics  Prometheus text format
 //	/usage    the migration report (JSON; ?format=csv: calls per key id and
 //	          operation; ?format=csv&view=notes: compatibility notes per key
-//	          id, operation and code)
+//	          id, operation and code; &view=daily: calls per UTC day;
+//	          ?format=html or Accept: text/html: the migration cockpit page)
 type Admin struct {
 	draining atomic.Bool
 	gw       *Gateway
@@ -97,13 +98,20 @@ func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
 	b := a.gw.usage
 	es, partial, reason := b.Snapshot(r.Context(), UsageReadTimeout)
 	rep := usage.BuildReport(es, a.gw.cfg.KeyNames, b.Store().Kind(), a.gw.now())
+	rep.HistoryDays = b.HistoryDays()
 	if partial {
 		rep.Partial = true
 		rep.PartialReason = "the usage store could not be read within " + UsageReadTimeout.String() + " (" + reason.Error() + "): only this replica's own calls are shown"
 		w.Header().Set("X-Usage-Partial", "true")
 	}
 	q := r.URL.Query()
-	switch f := q.Get("format"); f {
+	f := q.Get("format")
+	if f == "" && prefersHTML(r) {
+		f = "html"
+	}
+	switch f {
+	case "html":
+		a.usagePage(w, rep)
 	case "", "json":
 		writeJSON(w, http.StatusOK, rep)
 	case "csv":
@@ -114,8 +122,10 @@ func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
 		case "", "calls":
 		case "notes":
 			write, name = rep.WriteNotesCSV, "v1gateway-compat-notes.csv"
+		case "daily":
+			write, name = rep.WriteDailyCSV, "v1gateway-usage-daily.csv"
 		default:
-			writeJSON(w, http.StatusBadRequest, map[string]string{"message": "view must be calls or notes"})
+			writeJSON(w, http.StatusBadRequest, map[string]string{"message": "view must be calls, notes or daily"})
 			return
 		}
 		var buf bytes.Buffer
@@ -127,7 +137,7 @@ func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 		_, _ = w.Write(buf.Bytes())
 	default:
-		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "format must be json or csv"})
+		writeJSON(w, http.StatusBadRequest, map[string]string{"message": "format must be json, csv or html"})
 	}
 }
 

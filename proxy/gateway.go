@@ -85,6 +85,7 @@ type Gateway struct {
 	deprecation string
 	sunset      string
 	sunsetLink  string
+	sunsetWarn  string // Warning header (config sunset_warning)
 }
 
 // New builds a gateway from its options.
@@ -117,7 +118,7 @@ func New(o Options) (*Gateway, error) {
 		g.now = time.Now
 	}
 	if g.usage == nil {
-		g.usage = usage.New(usage.Options{Now: g.now})
+		g.usage = usage.New(usage.Options{Now: g.now, HistoryDays: o.Config.UsageHistoryDays})
 	}
 	if g.tel == nil {
 		g.tel, err = NewTelemetry(context.Background(), TelemetryOptions{Getenv: func(string) string { return "" }})
@@ -166,6 +167,9 @@ func New(o Options) (*Gateway, error) {
 		g.sunset = o.Config.Sunset.UTC().Format(http.TimeFormat)
 		if o.Config.SunsetLink != "" {
 			g.sunsetLink = "<" + o.Config.SunsetLink + `>; rel="sunset"`
+		}
+		if o.Config.SunsetWarning {
+			g.sunsetWarn = sunsetWarning(o.Config.Sunset, o.Config.SunsetLink)
 		}
 	}
 	g.catalog = newCatalogCache(CatalogTTL, g.now)
@@ -238,7 +242,7 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 		op := &translate.Operations[i]
 		var h http.Handler = g.v1Handler(op)
 		if !op.Public {
-			h = g.withAuth(g.withRateLimit(h))
+			h = g.withAuth(g.withMigratedKeys(op, g.withRateLimit(h)))
 		}
 		m.Handle("/v1"+op.Path, named(op.Name, h)).Methods(op.Method)
 	}

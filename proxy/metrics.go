@@ -38,6 +38,7 @@ const (
 	metricUsagePending      = "v1gw.usage.pending"
 	metricUsageDropped      = "v1gw.usage.dropped"
 	metricCompatNotes       = "v1gw.compat.notes"
+	metricSunset            = "v1gw.sunset.timestamp"
 )
 
 // Operation label values besides the table's names.
@@ -118,10 +119,21 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	must(e)
 	dropped, e := m.Int64ObservableCounter(metricUsageDropped, metric.WithDescription("Calls not counted in the usage report because too many counters were pending."))
 	must(e)
+	// The announced sunset (config sunset), for the alert on v1 traffic
+	// after it: only exported when configured.
+	sunset, e := m.Int64ObservableGauge(metricSunset, metric.WithUnit("s"), metric.WithDescription("The announced switch-off of the v1 API (config sunset), as a Unix time; absent when none is announced."))
+	must(e)
 	if err != nil {
 		return nil, err
 	}
+	var sunsetAt int64
+	if g.cfg != nil && !g.cfg.Sunset.IsZero() {
+		sunsetAt = g.cfg.Sunset.Unix()
+	}
 	_, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		if sunsetAt != 0 {
+			o.ObserveInt64(sunset, sunsetAt)
+		}
 		o.ObserveInt64(inflight, out.inflightN.Load())
 		o.ObserveInt64(breaker, int64(g.breaker.state()))
 		if sl, ok := g.limiter.(statsLimiter); ok {
@@ -146,7 +158,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 			o.ObserveInt64(dropped, int64(st.Dropped))
 		}
 		return nil
-	}, inflight, breaker, fallback, redisCalls, roundTrips, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped)
+	}, inflight, breaker, fallback, redisCalls, roundTrips, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped, sunset)
 	if err != nil {
 		return nil, err
 	}

@@ -59,6 +59,9 @@ func (g *Gateway) withV1Headers(next http.Handler) http.Handler {
 				if g.sunsetLink != "" {
 					h.Add("Link", g.sunsetLink)
 				}
+				if g.sunsetWarn != "" {
+					h.Set("Warning", g.sunsetWarn)
+				}
 			}
 		}
 		next.ServeHTTP(w, r)

@@ -18,6 +18,9 @@ import (
 //	<prefix>{<key id>}        hash: <op>:count, <op>:first, <op>:last (unix ms)
 //	<prefix>notes:{<key id>}  hash: <op>|<code>:count, :first, :last, :msg
 //	                          (compatibility notes, Entry.Code set)
+//	<prefix>days:{<key id>}   hash: <op>|<day>: calls that UTC day (days
+//	                          since 1970-01-01), HistoryDays of them; _pruned:
+//	                          the day old days were last deleted
 //	<prefix>batch:{<key id>}:<batch>:<c|n>
 //	                          marker of a batch applied to one of the two
 //	                          hashes (a retried batch is applied at most
@@ -38,10 +41,25 @@ end
 `
 
 // addScript adds deltas to one key id's hash: for each (op, count, first,
-// last) quadruple of ARGV after the retention, HINCRBY the count and keep
-// the minimum first and the maximum last, atomically and once per batch.
+// last, days) quintuple of ARGV after the retention, today and the history
+// length, HINCRBY the count and keep the minimum first and the maximum
+// last, atomically and once per batch. days ("<day>:<count>,…") go to the
+// daily hash KEYS[3], whose days older than the history are deleted once
+// a day (the first batch of a day scans the hash).
 var addScript = redis.NewScript(scriptHead + `
-for i = 2, #ARGV, 4 do
+local today = tonumber(ARGV[2])
+local p = tonumber(redis.call('HGET', KEYS[3], '_pruned'))
+if not p or p < today then
+  local from = today - tonumber(ARGV[3]) + 1
+  for _, f in ipairs(redis.call('HKEYS', KEYS[3])) do
+    local m = string.match(f, '|(%d+)$')
+    if m and tonumber(m) < from then
+      redis.call('HDEL', KEYS[3], f)
+    end
+  end
+  redis.call('HSET', KEYS[3], '_pruned', today)
+end
+for i = 4, #ARGV, 5 do
   local op = ARGV[i]
   redis.call('HINCRBY', KEYS[1], op .. ':count', ARGV[i + 1])
   local first = tonumber(ARGV[i + 2])
@@ -54,8 +72,12 @@ for i = 2, #ARGV, 4 do
   if not l or last > l then
     redis.call('HSET', KEYS[1], op .. ':last', ARGV[i + 3])
   end
+  for d, c in string.gmatch(ARGV[i + 4], '(%d+):(%d+)') do
+    redis.call('HINCRBY', KEYS[3], op .. '|' .. d, c)
+  end
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
+redis.call('PEXPIRE', KEYS[3], ARGV[1])
 return 1
 `)
 
@@ -92,6 +114,11 @@ type RedisStore struct {
 	// Retention is how long a key id's counts live after its last write
 	// (default DefaultRetention).
 	Retention time.Duration
+	// HistoryDays is how many UTC days of daily counts are kept (default:
+	// the Batcher's, else DefaultHistoryDays).
+	HistoryDays int
+	// Now is the clock that says which day is today (default time.Now).
+	Now func() time.Time
 }
 
 // DefaultRetention keeps a key's counts a year after its last call: far
@@ -115,6 +142,34 @@ func (s *RedisStore) setKey() string { return s.prefix + "keys" }
 func (s *RedisStore) hashKey(keyID string) string { return s.prefix + "{" + keyID + "}" }
 
 func (s *RedisStore) notesKey(keyID string) string { return s.prefix + "notes:{" + keyID + "}" }
+
+func (s *RedisStore) daysKey(keyID string) string { return s.prefix + "days:{" + keyID + "}" }
+
+func (s *RedisStore) history() (today Day, days int) {
+	now := time.Now
+	if s.Now != nil {
+		now = s.Now
+	}
+	days = s.HistoryDays
+	if days <= 0 {
+		days = DefaultHistoryDays
+	}
+	return DayOf(now()), days
+}
+
+// daysArg encodes days as "<day>:<count>,…" for addScript.
+func daysArg(days []DayCount) string {
+	b := make([]byte, 0, 16*len(days))
+	for i, d := range days {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(d.Day), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, d.Count, 10)
+	}
+	return string(b)
+}
 
 func (s *RedisStore) batchKey(keyID, batch, kind string) string {
 	return s.prefix + "batch:{" + keyID + "}:" + batch + ":" + kind
@@ -147,10 +202,11 @@ func (s *RedisStore) Add(ctx context.Context, batch string, deltas []Entry) ([]E
 		retention = DefaultRetention
 	}
 	retentionMs := retention.Milliseconds()
+	today, historyDays := s.history()
 	pipe := s.client.Pipeline()
 	for _, k := range keys {
 		var b sent
-		args, noteArgs := []any{retentionMs}, []any{retentionMs}
+		args, noteArgs := []any{retentionMs, int64(today), historyDays}, []any{retentionMs}
 		for _, e := range byKey[k] {
 			if e.Code != "" {
 				b.notes = append(b.notes, e)
@@ -158,12 +214,12 @@ func (s *RedisStore) Add(ctx context.Context, batch string, deltas []Entry) ([]E
 				continue
 			}
 			b.calls = append(b.calls, e)
-			args = append(args, e.Op, e.Count, unixMs(e.First), unixMs(e.Last))
+			args = append(args, e.Op, e.Count, unixMs(e.First), unixMs(e.Last), daysArg(e.Days))
 		}
 		// EVAL rather than EVALSHA: a pipeline cannot fall back after
 		// NOSCRIPT, and Redis caches the script by its hash anyway.
 		if len(b.calls) > 0 {
-			b.cmd = addScript.Eval(ctx, pipe, []string{s.hashKey(k), s.batchKey(k, batch, "c")}, args...)
+			b.cmd = addScript.Eval(ctx, pipe, []string{s.hashKey(k), s.batchKey(k, batch, "c"), s.daysKey(k)}, args...)
 		}
 		if len(b.notes) > 0 {
 			b.noteCmd = noteScript.Eval(ctx, pipe, []string{s.notesKey(k), s.batchKey(k, batch, "n")}, noteArgs...)
@@ -228,9 +284,11 @@ func (s *RedisStore) Entries(ctx context.Context) ([]Entry, error) {
 	pipe := s.client.Pipeline()
 	cmds := make([]*redis.MapStringStringCmd, len(ids))
 	notes := make([]*redis.MapStringStringCmd, len(ids))
+	days := make([]*redis.MapStringStringCmd, len(ids))
 	for i, id := range ids {
 		cmds[i] = pipe.HGetAll(ctx, s.hashKey(id))
 		notes[i] = pipe.HGetAll(ctx, s.notesKey(id))
+		days[i] = pipe.HGetAll(ctx, s.daysKey(id))
 	}
 	if len(ids) > 0 {
 		if _, err := pipe.Exec(ctx); err != nil && !errors.Is(err, redis.Nil) {
@@ -245,7 +303,9 @@ func (s *RedisStore) Entries(ctx context.Context) ([]Entry, error) {
 			gone = append(gone, id) // both hashes expired (Retention)
 			continue
 		}
-		out = append(out, parseHash(id, c, false)...)
+		calls := parseHash(id, c, false)
+		addParsedDays(calls, days[i].Val())
+		out = append(out, calls...)
 		out = append(out, parseHash(id, n, true)...)
 	}
 	if len(gone) > 0 {
@@ -312,4 +372,32 @@ func parseHash(keyID string, h map[string]string, notes bool) []Entry {
 		return out[i].Code < out[j].Code
 	})
 	return out
+}
+
+// addParsedDays sets the Days of calls (one key id's call entries, sorted
+// by operation) from its daily hash.
+func addParsedDays(calls []Entry, h map[string]string) {
+	if len(h) == 0 {
+		return
+	}
+	idx := make(map[string]int, len(calls))
+	for i := range calls {
+		idx[calls[i].Op] = i
+	}
+	for field, val := range h {
+		j := strings.LastIndexByte(field, '|')
+		if j <= 0 {
+			continue
+		}
+		i, ok := idx[field[:j]]
+		if !ok {
+			continue
+		}
+		d, err1 := strconv.ParseInt(field[j+1:], 10, 64)
+		n, err2 := strconv.ParseInt(val, 10, 64)
+		if err1 != nil || err2 != nil || n <= 0 {
+			continue
+		}
+		calls[i].Days = addDay(calls[i].Days, Day(d), n)
+	}
 }

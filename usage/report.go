@@ -17,10 +17,13 @@ type Report struct {
 	Store string `json:"store"`
 	// Partial is set when the shared store could not be read in time: the
 	// report then holds only what the replica that answered knows.
-	Partial       bool       `json:"partial,omitempty"`
-	PartialReason string     `json:"partial_reason,omitempty"`
-	Summary       Summary    `json:"summary"`
-	Keys          []KeyUsage `json:"keys"`
+	Partial       bool   `json:"partial,omitempty"`
+	PartialReason string `json:"partial_reason,omitempty"`
+	// HistoryDays is the window of the daily counts, in UTC days
+	// (usage_history_days; 0 when not known).
+	HistoryDays int        `json:"history_days,omitempty"`
+	Summary     Summary    `json:"summary"`
+	Keys        []KeyUsage `json:"keys"`
 	// NamedKeysWithoutCalls lists the key ids labelled in key_names that
 	// have no recorded call at all.
 	NamedKeysWithoutCalls []NamedKey `json:"named_keys_without_calls"`
@@ -35,13 +38,16 @@ type Summary struct {
 	KeysCallingV1Last24h int        `json:"keys_calling_v1_last_24h"`
 	KeysCallingV1Last7d  int        `json:"keys_calling_v1_last_7d"`
 	LastV1Call           *time.Time `json:"last_v1_call"`
-	TotalV2PassThrough   int64      `json:"total_v2_passthrough_calls"`
-	KeysV2PassThrough7d  int        `json:"keys_using_v2_passthrough_last_7d"`
-	TotalGraphQL         int64      `json:"total_graphql_calls"`
-	KeysGraphQL7d        int        `json:"keys_using_graphql_last_7d"`
-	Operations           []OpTotal  `json:"operations"`
-	V1OperationsLast7d   int        `json:"v1_operations_called_last_7d"`
-	V1OperationsEver     int        `json:"v1_operations_ever_called"`
+	// DailyV1Calls are the v1 calls of every key per UTC day, oldest
+	// first (days without calls left out).
+	DailyV1Calls        []DayCount `json:"daily_v1_calls"`
+	TotalV2PassThrough  int64      `json:"total_v2_passthrough_calls"`
+	KeysV2PassThrough7d int        `json:"keys_using_v2_passthrough_last_7d"`
+	TotalGraphQL        int64      `json:"total_graphql_calls"`
+	KeysGraphQL7d       int        `json:"keys_using_graphql_last_7d"`
+	Operations          []OpTotal  `json:"operations"`
+	V1OperationsLast7d  int        `json:"v1_operations_called_last_7d"`
+	V1OperationsEver    int        `json:"v1_operations_ever_called"`
 	// Notes are the compatibility notes given (warnings, lenient drops,
 	// emulations, refusals; P7a), one per code, most recent first.
 	Notes []NoteTotal `json:"compat_notes"`
@@ -84,6 +90,8 @@ type KeyUsage struct {
 	V1Calls   int64      `json:"v1_calls"`
 	FirstSeen *time.Time `json:"first_v1_call,omitempty"`
 	LastSeen  *time.Time `json:"last_v1_call,omitempty"`
+	// DailyV1Calls are the key's v1 calls per UTC day, oldest first.
+	DailyV1Calls []DayCount `json:"daily_v1_calls"`
 	// Operations are the v1 operations, most recently called first.
 	Operations []OpUsage `json:"operations"`
 	// V2PassThrough counts the key's /v2 calls through the gateway.
@@ -101,6 +109,8 @@ type OpUsage struct {
 	Count     int64     `json:"count"`
 	FirstSeen time.Time `json:"first_seen"`
 	LastSeen  time.Time `json:"last_seen"`
+	// Daily are the calls per UTC day, oldest first.
+	Daily []DayCount `json:"daily,omitempty"`
 }
 
 // NamedKey is a labelled key id.
@@ -117,6 +127,7 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 	r := &Report{GeneratedAt: now.UTC(), Store: store, Keys: []KeyUsage{}, NamedKeysWithoutCalls: []NamedKey{}}
 	r.Summary.Operations = []OpTotal{}
 	r.Summary.Notes = []NoteTotal{}
+	r.Summary.DailyV1Calls = []DayCount{}
 	byKey := map[string]*KeyUsage{}
 	opTotals := map[string]*OpTotal{}
 	noteTotals := map[string]*NoteTotal{}
@@ -128,7 +139,7 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 		}
 		k, ok := byKey[e.KeyID]
 		if !ok {
-			k = &KeyUsage{KeyID: e.KeyID, Name: names[e.KeyID], Operations: []OpUsage{}, Notes: []NoteUsage{}}
+			k = &KeyUsage{KeyID: e.KeyID, Name: names[e.KeyID], Operations: []OpUsage{}, Notes: []NoteUsage{}, DailyV1Calls: []DayCount{}}
 			byKey[e.KeyID] = k
 		}
 		if e.Code != "" {
@@ -148,7 +159,7 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 			}
 			continue
 		}
-		u := OpUsage{Operation: e.Op, Count: e.Count, FirstSeen: e.First.UTC(), LastSeen: e.Last.UTC()}
+		u := OpUsage{Operation: e.Op, Count: e.Count, FirstSeen: e.First.UTC(), LastSeen: e.Last.UTC(), Daily: e.Days}
 		switch e.Op {
 		case PassThrough:
 			k.V2PassThrough = mergeOpUsage(k.V2PassThrough, u)
@@ -161,6 +172,8 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 		}
 		k.Operations = append(k.Operations, u)
 		k.V1Calls += e.Count
+		k.DailyV1Calls = mergeDays(k.DailyV1Calls, e.Days)
+		r.Summary.DailyV1Calls = mergeDays(r.Summary.DailyV1Calls, e.Days)
 		if k.FirstSeen == nil || u.FirstSeen.Before(*k.FirstSeen) {
 			f := u.FirstSeen
 			k.FirstSeen = &f
@@ -285,6 +298,7 @@ func mergeOpUsage(p *OpUsage, u OpUsage) *OpUsage {
 		return &u
 	}
 	p.Count += u.Count
+	p.Daily = mergeDays(p.Daily, u.Daily)
 	if u.FirstSeen.Before(p.FirstSeen) {
 		p.FirstSeen = u.FirstSeen
 	}
@@ -368,4 +382,34 @@ func csvSafe(s string) string {
 		return "'" + s
 	}
 	return s
+}
+
+// DailyCSVHeader is the first row of WriteDailyCSV.
+var DailyCSVHeader = []string{"key_id", "name", "operation", "day", "count"}
+
+// WriteDailyCSV writes one row per key id, operation (the pass-throughs
+// included, as in WriteCSV) and UTC day with calls, in the report's key
+// order, days oldest first.
+func (r *Report) WriteDailyCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(DailyCSVHeader); err != nil {
+		return err
+	}
+	for _, k := range r.Keys {
+		ops := append([]OpUsage(nil), k.Operations...)
+		for _, u := range []*OpUsage{k.V2PassThrough, k.GraphQL} {
+			if u != nil {
+				ops = append(ops, *u)
+			}
+		}
+		for _, u := range ops {
+			for _, d := range u.Daily {
+				if err := cw.Write([]string{k.KeyID, csvSafe(k.Name), u.Operation, d.Day.String(), strconv.FormatInt(d.Count, 10)}); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -14,6 +14,10 @@
 // id met each kind of warning, lenient drop, emulation or refusal in each v1
 // operation, with the latest message (Batcher.RecordNote; an Entry with a
 // Code). They are batched and flushed with the call counts.
+//
+// Call counts also keep a count per UTC day (Entry.Days) for the last
+// HistoryDays days: the same batches carry them, so the daily history is
+// exactly as exact as the totals, with no extra store round trip.
 package usage
 
 import (
@@ -63,6 +67,9 @@ type Entry struct {
 	Code string
 	// Message is a note's latest message ("" for a call count).
 	Message string
+	// Days are a call count's counts per UTC day, oldest first (nil for a
+	// note). A slice is never changed once the Entry is handed out.
+	Days []DayCount
 }
 
 // merge folds o (same key id, operation and code) into e; the message of
@@ -72,6 +79,7 @@ func (e *Entry) merge(o Entry) {
 		e.Message = o.Message
 	}
 	e.Count += o.Count
+	e.Days = mergeDays(e.Days, o.Days)
 	if e.First.IsZero() || (!o.First.IsZero() && o.First.Before(e.First)) {
 		e.First = o.First
 	}
@@ -113,6 +121,9 @@ type Options struct {
 	// OnFlushError, when set, is called after each failed flush (from the
 	// flushing goroutine).
 	OnFlushError func(error)
+	// HistoryDays is how many UTC days (today included) of daily counts
+	// the entries keep (default DefaultHistoryDays).
+	HistoryDays int
 }
 
 // Stats are the Batcher's counters, for metrics.
@@ -135,6 +146,7 @@ type Batcher struct {
 	maxPending   int
 	now          func() time.Time
 	onFlushError func(error)
+	historyDays  int
 
 	mu      sync.Mutex
 	pending map[pairKey]*Entry
@@ -185,6 +197,7 @@ func New(o Options) *Batcher {
 		maxPending:   o.MaxPending,
 		now:          o.Now,
 		onFlushError: o.OnFlushError,
+		historyDays:  o.HistoryDays,
 		pending:      map[pairKey]*Entry{},
 		stop:         make(chan struct{}),
 		done:         make(chan struct{}),
@@ -207,8 +220,22 @@ func New(o Options) *Batcher {
 	if b.now == nil {
 		b.now = time.Now
 	}
+	if b.historyDays <= 0 {
+		b.historyDays = DefaultHistoryDays
+	}
+	switch s := b.store.(type) {
+	case *MemoryStore:
+		s.setHistoryDays(b.historyDays)
+	case *RedisStore:
+		if s.HistoryDays <= 0 {
+			s.HistoryDays = b.historyDays
+		}
+	}
 	return b
 }
+
+// HistoryDays is how many UTC days of daily counts the entries keep.
+func (b *Batcher) HistoryDays() int { return b.historyDays }
 
 // Store returns the Batcher's store.
 func (b *Batcher) Store() Store { return b.store }
@@ -235,9 +262,13 @@ func (b *Batcher) RecordNote(keyID, op, code, msg string) {
 
 func (b *Batcher) record(k pairKey, msg string) {
 	now := b.now()
+	day := DayOf(now)
 	b.mu.Lock()
 	if e, ok := b.pending[k]; ok {
 		e.Count++
+		if k.code == "" {
+			e.Days = addDay(e.Days, day, 1)
+		}
 		if !now.Before(e.Last) {
 			e.Last = now
 			e.Message = msg
@@ -253,8 +284,20 @@ func (b *Batcher) record(k pairKey, msg string) {
 		b.dropped.Add(1)
 		return
 	}
-	b.pending[k] = &Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Message: msg, Count: 1, First: now, Last: now}
+	// One allocation for the entry and its first day.
+	pe := &pendingEntry{Entry: Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Message: msg, Count: 1, First: now, Last: now}}
+	if k.code == "" {
+		pe.day[0] = DayCount{Day: day, Count: 1}
+		pe.Days = pe.day[:]
+	}
+	b.pending[k] = &pe.Entry
 	b.mu.Unlock()
+}
+
+// pendingEntry is a pending Entry with room for its first day.
+type pendingEntry struct {
+	Entry
+	day [1]DayCount
 }
 
 // inDoubtLocked reports whether k has deltas in doubt (b.mu held): its new
@@ -304,7 +347,9 @@ func (b *Batcher) pendingCopy() []Entry {
 	defer b.mu.Unlock()
 	out := make([]Entry, 0, len(b.pending)+b.doubtN)
 	for _, e := range b.pending {
-		out = append(out, *e)
+		c := *e
+		c.Days = append([]DayCount(nil), e.Days...) // record changes them in place
+		out = append(out, c)
 	}
 	for _, d := range b.doubt {
 		out = append(out, d.entries...)
@@ -476,7 +521,16 @@ func (b *Batcher) Entries(ctx context.Context) ([]Entry, error) {
 	if flushErr != nil {
 		es = mergeEntries(es, b.pendingCopy())
 	}
-	return es, nil
+	return b.pruneHistory(es), nil
+}
+
+// pruneHistory drops the daily counts older than HistoryDays.
+func (b *Batcher) pruneHistory(es []Entry) []Entry {
+	from := firstKeptDay(DayOf(b.now()), b.historyDays)
+	for i := range es {
+		es[i].Days = pruneDays(es[i].Days, from)
+	}
+	return es
 }
 
 // Snapshot is Entries within timeout, or, when the store cannot be read
@@ -500,9 +554,9 @@ func (b *Batcher) Snapshot(ctx context.Context, timeout time.Duration) (es []Ent
 		if r.err == nil {
 			return r.es, false, nil
 		}
-		return b.localCopy(), true, r.err
+		return b.pruneHistory(b.localCopy()), true, r.err
 	case <-ctx.Done():
-		return b.localCopy(), true, ctx.Err()
+		return b.pruneHistory(b.localCopy()), true, ctx.Err()
 	}
 }
 
@@ -523,10 +577,19 @@ func mergeEntries(a, b []Entry) []Entry {
 	return a
 }
 
-// MemoryStore is the single-replica Store.
+// MemoryStore is the single-replica Store. It keeps the daily counts of
+// the last HistoryDays days before the newest day it was given.
 type MemoryStore struct {
-	mu      sync.Mutex
-	entries map[pairKey]*Entry
+	mu          sync.Mutex
+	entries     map[pairKey]*Entry
+	historyDays int
+	newest      Day
+}
+
+func (m *MemoryStore) setHistoryDays(n int) {
+	m.mu.Lock()
+	m.historyDays = n
+	m.mu.Unlock()
 }
 
 // NewMemoryStore returns an empty MemoryStore.
@@ -539,6 +602,24 @@ func (*MemoryStore) Kind() string { return "memory" }
 func (m *MemoryStore) Add(_ context.Context, _ string, deltas []Entry) ([]Entry, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	newest := m.newest
+	for _, d := range deltas {
+		if l := len(d.Days); l > 0 && d.Days[l-1].Day > newest {
+			newest = d.Days[l-1].Day
+		}
+	}
+	if newest > m.newest {
+		// A new day: forget the days that left the window.
+		m.newest = newest
+		n := m.historyDays
+		if n <= 0 {
+			n = DefaultHistoryDays
+		}
+		from := firstKeptDay(newest, n)
+		for _, e := range m.entries {
+			e.Days = pruneDays(e.Days, from)
+		}
+	}
 	for _, d := range deltas {
 		k := keyOf(&d)
 		if e, ok := m.entries[k]; ok {

@@ -182,12 +182,12 @@ func TestCloseWithoutRun(t *testing.T) {
 func TestReport(t *testing.T) {
 	now := t0
 	es := []Entry{
-		{"old", "ListPods", 5, now.Add(-30 * 24 * time.Hour), now.Add(-10 * 24 * time.Hour), "", ""},
-		{"ci", "ListPods", 7, now.Add(-3 * 24 * time.Hour), now.Add(-time.Hour), "", ""},
-		{"ci", "CreatePod", 2, now.Add(-2 * 24 * time.Hour), now.Add(-2 * time.Hour), "", ""},
-		{"ci", PassThrough, 4, now.Add(-time.Hour), now.Add(-time.Minute), "", ""},
-		{"week", "GetPod", 1, now.Add(-3 * 24 * time.Hour), now.Add(-3 * 24 * time.Hour), "", ""},
-		{"v2only", PassThrough, 9, now.Add(-time.Hour), now.Add(-time.Minute), "", ""},
+		{"old", "ListPods", 5, now.Add(-30 * 24 * time.Hour), now.Add(-10 * 24 * time.Hour), "", "", nil},
+		{"ci", "ListPods", 7, now.Add(-3 * 24 * time.Hour), now.Add(-time.Hour), "", "", nil},
+		{"ci", "CreatePod", 2, now.Add(-2 * 24 * time.Hour), now.Add(-2 * time.Hour), "", "", nil},
+		{"ci", PassThrough, 4, now.Add(-time.Hour), now.Add(-time.Minute), "", "", nil},
+		{"week", "GetPod", 1, now.Add(-3 * 24 * time.Hour), now.Add(-3 * 24 * time.Hour), "", "", nil},
+		{"v2only", PassThrough, 9, now.Add(-time.Hour), now.Add(-time.Minute), "", "", nil},
 	}
 	names := map[string]string{"ci": "CI bot", "quiet": "nightly job"}
 	r := BuildReport(es, names, "memory", now)
@@ -235,9 +235,9 @@ func TestReport(t *testing.T) {
 
 func TestReportCSV(t *testing.T) {
 	es := []Entry{
-		{"ci", "ListPods", 7, t0.Add(-time.Hour), t0, "", ""},
-		{"ci", PassThrough, 1, t0, t0, "", ""},
-		{"x", "GetPod", 1, t0.Add(-time.Hour), t0.Add(-time.Hour), "", ""},
+		{"ci", "ListPods", 7, t0.Add(-time.Hour), t0, "", "", nil},
+		{"ci", PassThrough, 1, t0, t0, "", "", nil},
+		{"x", "GetPod", 1, t0.Add(-time.Hour), t0.Add(-time.Hour), "", "", nil},
 	}
 	r := BuildReport(es, map[string]string{"ci": "CI, \"main\"", "x": "=cmd()"}, "memory", t0)
 	var buf bytes.Buffer
@@ -337,6 +337,7 @@ func (l *loseReplies) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 }
 
 func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
+	dailyStoreTests(t, newClient)
 	t.Run("a batch whose reply was lost is applied once", func(t *testing.T) {
 		client := newClient()
 		lose := &loseReplies{}
@@ -766,8 +767,13 @@ func TestRedisStoreFrozenDuringFlushCountsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e, _ := find(es, "k1", "ListPods"); e.Count != 2001 {
-		t.Fatalf("counted %d calls for 2001", e.Count)
+	e, _ := find(es, "k1", "ListPods")
+	var perDay int64
+	for _, d := range e.Days {
+		perDay += d.Count
+	}
+	if e.Count != 2001 || perDay != 2001 {
+		t.Fatalf("counted %d calls for 2001, %d by day %+v", e.Count, perDay, e.Days)
 	}
 	es, partial, _ = b.Snapshot(context.Background(), time.Second)
 	if e, _ := find(es, "k1", "ListPods"); partial || e.Count != 2001 {
@@ -794,6 +800,9 @@ func TestRedisStoreRetention(t *testing.T) {
 	}
 	if ttl := mr.TTL(DefaultRedisPrefix + "notes:{k1}"); ttl != time.Hour {
 		t.Fatalf("notes TTL %v, want 1h", ttl)
+	}
+	if ttl := mr.TTL(DefaultRedisPrefix + "days:{k1}"); ttl != time.Hour {
+		t.Fatalf("daily counts TTL %v, want 1h", ttl)
 	}
 	mr.FastForward(2 * time.Hour)
 	es, err := store.Entries(context.Background())

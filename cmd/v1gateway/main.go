@@ -137,6 +137,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 	usageRec := usage.New(usage.Options{
 		Store:         usageStore,
 		FlushInterval: cfg.UsageFlushInterval,
+		HistoryDays:   cfg.UsageHistoryDays,
 		OnFlushError: func(err error) {
 			log.Warn().Err(err).Msg("usage report: write failed; counts kept for the next write")
 		},
