@@ -112,6 +112,9 @@ func (r *Redis) Lookup(ctx context.Context, kind string, ids []string) (map[stri
 	if err := r.up(); err != nil {
 		return nil, err
 	}
+	if _, cluster := r.client.(*redis.ClusterClient); !cluster && len(ids) > 1 {
+		return r.mget(ctx, kind, ids)
+	}
 	var cmds []*redis.StringCmd
 	if len(ids) == 1 {
 		cmds = []*redis.StringCmd{r.client.Get(ctx, r.key(kind, ids[0]))}
@@ -137,6 +140,34 @@ func (r *Redis) Lookup(ctx context.Context, kind string, ids []string) (map[stri
 			return nil, r.failed(err)
 		}
 		if f, ok := decode(v); ok {
+			if out == nil {
+				out = make(map[string]translate.Fact)
+			}
+			out[ids[i]] = f
+		}
+	}
+	return out, nil
+}
+
+// mget is Lookup as one MGET (a single Redis or a sentinel-managed one; in
+// a cluster the keys live in different slots, and Lookup pipelines GETs,
+// which go-redis sends to each node at once).
+func (r *Redis) mget(ctx context.Context, kind string, ids []string) (map[string]translate.Fact, error) {
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		keys[i] = r.key(kind, id)
+	}
+	vals, err := r.client.MGet(ctx, keys...).Result()
+	if err != nil {
+		return nil, r.failed(err)
+	}
+	var out map[string]translate.Fact
+	for i, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		if f, ok := decode(s); ok {
 			if out == nil {
 				out = make(map[string]translate.Fact)
 			}

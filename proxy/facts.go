@@ -87,6 +87,14 @@ func (o *observedFacts) Forget(ctx context.Context, kind, id string) error {
 	return o.done(factForget, o.store.Forget(ctx, kind, id))
 }
 
+// factsForPlans is the store given to plans (nil when there is none).
+func (g *Gateway) factsForPlans() translate.Facts {
+	if g.facts == nil {
+		return nil
+	}
+	return g.facts
+}
+
 // registerFactsMetrics observes the fact store's counters.
 func registerFactsMetrics(m metric.Meter, g *Gateway) error {
 	calls, err := m.Int64ObservableCounter(metricFactsCalls, metric.WithDescription("Calls to the fact store (P8), by op (lookup, record, forget, template_endpoints) and store (memory or redis)."))
