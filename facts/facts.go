@@ -70,9 +70,11 @@ type Memory struct {
 	now     func() time.Time
 	ttl     time.Duration
 	max     int
-	entries map[string]memEntry            // kind + "\x00" + id
+	entries map[memKey]memEntry
 	byTpl   map[string]map[string]struct{} // template id → endpoint ids
 }
+
+type memKey struct{ kind, id string }
 
 type memEntry struct {
 	fact translate.Fact
@@ -101,7 +103,7 @@ func NewMemory(o MemoryOptions) *Memory {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Memory{now: o.Now, ttl: o.TTL, max: o.MaxEntries, entries: map[string]memEntry{}, byTpl: map[string]map[string]struct{}{}}
+	return &Memory{now: o.Now, ttl: o.TTL, max: o.MaxEntries, entries: map[memKey]memEntry{}, byTpl: map[string]map[string]struct{}{}}
 }
 
 // Kind implements Store.
@@ -127,7 +129,7 @@ func (m *Memory) Lookup(_ context.Context, kind string, ids []string) (map[strin
 	defer m.mu.Unlock()
 	var out map[string]translate.Fact
 	for _, id := range ids {
-		e, ok := m.entries[kind+"\x00"+id]
+		e, ok := m.entries[memKey{kind, id}]
 		if !ok || !now.Before(e.exp) {
 			continue
 		}
@@ -146,7 +148,7 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 		return errKind
 	}
 	now := m.now()
-	k := kind + "\x00" + id
+	k := memKey{kind, id}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	old, had := m.entries[k]
@@ -183,7 +185,7 @@ func (m *Memory) Forget(_ context.Context, kind, id string) error {
 	if !validKind(kind) {
 		return errKind
 	}
-	k := kind + "\x00" + id
+	k := memKey{kind, id}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if e, ok := m.entries[k]; ok {
@@ -200,7 +202,7 @@ func (m *Memory) TemplateEndpoints(_ context.Context, templateID string) ([]stri
 	defer m.mu.Unlock()
 	var out []string
 	for id := range m.byTpl[templateID] {
-		if e, ok := m.entries[translate.FactEndpoint+"\x00"+id]; ok && now.Before(e.exp) && e.fact.TemplateID == templateID {
+		if e, ok := m.entries[memKey{translate.FactEndpoint, id}]; ok && now.Before(e.exp) && e.fact.TemplateID == templateID {
 			out = append(out, id)
 		}
 	}
@@ -225,8 +227,7 @@ func (m *Memory) sweep(now time.Time) {
 	for k, e := range m.entries {
 		if !now.Before(e.exp) {
 			delete(m.entries, k)
-			kind, id, _ := strings.Cut(k, "\x00")
-			m.unlink(kind, id, e.fact.TemplateID)
+			m.unlink(k.kind, k.id, e.fact.TemplateID)
 		}
 	}
 }
