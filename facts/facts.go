@@ -147,6 +147,9 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 	if !validKind(kind) {
 		return errKind
 	}
+	// The strings may point into a buffer the caller reuses (the gateway
+	// decodes v2 answers without copying): the store keeps copies.
+	id, f.TemplateID = strings.Clone(id), strings.Clone(f.TemplateID)
 	now := m.now()
 	k := memKey{kind, id}
 	m.mu.Lock()

@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/redis/go-redis/v9"
 
@@ -245,5 +246,22 @@ func TestRedisDownFailsFastAndIsNotAskedAgainForASecond(t *testing.T) {
 	now = now.Add(2 * time.Second)
 	if _, err := s.Lookup(ctx, translate.FactPod, []string{"p1"}); err != nil {
 		t.Fatalf("after the pause, with Redis back: %v", err)
+	}
+}
+
+// The gateway decodes v2 answers without copying: ids may point into a
+// buffer reused for the next answer. The memory store keeps copies.
+func TestMemoryKeepsCopiesOfIdsThatPointIntoReusedBuffers(t *testing.T) {
+	m := NewMemory(MemoryOptions{})
+	ctx := context.Background()
+	buf := []byte("pod1 tpl1")
+	id, tpl := unsafe.String(&buf[0], 4), unsafe.String(&buf[5], 4)
+	_ = m.Record(ctx, translate.FactEndpoint, id, translate.Fact{TemplateID: tpl, Created: true})
+	copy(buf, "XXXXXXXXX") // the buffer serves another answer
+	if got, _ := m.Lookup(ctx, translate.FactEndpoint, []string{"pod1"}); got["pod1"].TemplateID != "tpl1" {
+		t.Fatalf("lookup after the buffer was reused: %v", got)
+	}
+	if eps, _ := m.TemplateEndpoints(ctx, "tpl1"); !slices.Equal(eps, []string{"pod1"}) {
+		t.Fatalf("template endpoints after the buffer was reused: %v", eps)
 	}
 }

@@ -565,9 +565,9 @@ func getEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	ep, r := getV2[v2Endpoint](ctx, req, c, V2Path("/v2/serverless/%s", id), "an endpoint")
 	if r != nil {
-		if r.Status == http.StatusNotFound {
-			forgetFact(ctx, req, FactEndpoint, id) // gone from v2: the fact goes too
-		}
+		// A 404 forgets nothing: it may only mean that this key cannot see
+		// the endpoint (another account's), and a fact is never applied to
+		// an endpoint v2 does not return (facts.go).
 		return r
 	}
 	ea := &endpointAnswers{ctx: ctx, req: req, c: c, notes: &Result{}}

@@ -15,7 +15,13 @@ import (
 // back into answers and filters. The store is a cache of facts, never the
 // truth of what exists: a fact is only ever applied to a resource v2 has just
 // returned, and a resource the store does not know is answered as v2 shows
-// it.
+// it. A fact is removed when its resource is deleted through the gateway
+// (v2 confirmed the delete, so the caller owned it), and otherwise expires.
+// A 404 alone removes nothing: it may only mean that the caller's key
+// cannot see the resource (another account's), and a caller must not be
+// able to erase what another account's resources are known to be — except
+// in a rollout of a template of the caller's own, whose endpoints can only
+// be the caller's account's.
 //
 // translate stays pure: Facts is implemented outside (package facts, in
 // memory or in Redis) and reaches plans through Request.Facts. A nil Facts
@@ -79,7 +85,8 @@ func recordFact(ctx context.Context, req *Request, kind, id string, f Fact) {
 	_ = req.Facts.Record(ctx, kind, id, f)
 }
 
-// forgetFact removes a fact about a resource deleted or gone from v2.
+// forgetFact removes a fact about a resource deleted through the gateway
+// (or, in a rollout of a private template, gone from v2).
 func forgetFact(ctx context.Context, req *Request, kind, id string) {
 	if req.Facts == nil || id == "" {
 		return
@@ -200,9 +207,12 @@ func fillEndpointTemplates(ctx context.Context, req *Request, out []v1Endpoint) 
 // as made from it, with one PATCH /v2/serverless/{id} {"templateId": id}
 // each (v2 makes a new release, as v1's rolling release did). The answer
 // names the endpoints updated in a note; a failed one is named in a
-// warning, never hidden. An endpoint v2 no longer has is forgotten. It
-// returns whether the store knew any endpoint.
-func rollOutTemplate(ctx context.Context, req *Request, c Caller, id string, notes *Result) bool {
+// warning, never hidden. An endpoint v2 answers 404 for is skipped; it is
+// forgotten when the template is private (only its owner's account can
+// have made endpoints from it, so the endpoint is gone), kept otherwise (a
+// public template's endpoints may be other accounts'). It returns whether
+// the store knew any endpoint.
+func rollOutTemplate(ctx context.Context, req *Request, c Caller, id string, public bool, notes *Result) bool {
 	if req.Facts == nil {
 		return false
 	}
@@ -224,7 +234,9 @@ func rollOutTemplate(ctx context.Context, req *Request, c Caller, id string, not
 		case err != nil:
 			failed = append(failed, ep+" ("+message1(FromCallError(err))+")")
 		case a.Status == http.StatusNotFound:
-			forgetFact(ctx, req, FactEndpoint, ep) // deleted outside the gateway
+			if !public {
+				forgetFact(ctx, req, FactEndpoint, ep) // deleted outside the gateway
+			}
 		case !a.OK():
 			failed = append(failed, ep+" ("+ProblemMessage(a.Body, a.Status)+")")
 		default:

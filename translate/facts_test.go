@@ -200,14 +200,23 @@ func TestPodFactsAreRecordedAfterTheCreateAndForgottenWithThePod(t *testing.T) {
 		t.Errorf("a refused create recorded %v", facts.m)
 	}
 
-	facts = newFakeFacts(FactPod, "p1", "tpl1", FactPod, "gone", "tpl1")
+	// A delete v2 confirms forgets the pod; a 404 forgets nothing (it may
+	// be another account's pod, which this key cannot see).
+	facts = newFakeFacts(FactPod, "p1", "tpl1", FactPod, "other", "tpl1")
 	res, _ = run(t, "DeletePod", runOpts{facts: facts, params: map[string]string{"podId": "p1"}}, step{method: "DELETE", path: "/v2/pods/p1", status: 204})
 	wantStatus(t, res, 204)
-	res, _ = run(t, "GetPod", runOpts{facts: facts, params: map[string]string{"podId": "gone"}},
-		step{method: "GET", path: "/v2/pods/gone", status: 404, body: `{"type":"about:blank","title":"Not Found","status":404,"detail":"pod gone not found"}`})
+	notFound := `{"type":"about:blank","title":"Not Found","status":404,"detail":"pod other not found"}`
+	res, _ = run(t, "GetPod", runOpts{facts: facts, params: map[string]string{"podId": "other"}},
+		step{method: "GET", path: "/v2/pods/other", status: 404, body: notFound})
 	wantStatus(t, res, 404)
-	if !slices.Equal(facts.forgot, []string{"pod/p1", "pod/gone"}) || len(facts.m) != 0 {
-		t.Errorf("forgot %v, left %v", facts.forgot, facts.m)
+	res, _ = run(t, "DeletePod", runOpts{facts: facts, params: map[string]string{"podId": "other"}},
+		step{method: "DELETE", path: "/v2/pods/other", status: 404, body: notFound})
+	wantStatus(t, res, 400)
+	if !slices.Equal(facts.forgot, []string{"pod/p1"}) {
+		t.Errorf("forgot %v, want only pod/p1", facts.forgot)
+	}
+	if _, ok := facts.get(FactPod, "other"); !ok {
+		t.Error("another account's pod's fact was erased by a 404")
 	}
 }
 
@@ -278,12 +287,12 @@ func TestEndpointAnswersTakeTemplateIDFromTheStore(t *testing.T) {
 		t.Errorf("list lookup %v, want one for both", last)
 	}
 
-	// Gone from v2: the fact goes too.
+	// A 404 forgets nothing (it may be another account's endpoint).
 	res, _ = run(t, "GetEndpoint", runOpts{facts: facts, params: map[string]string{"endpointId": "ep1"}},
 		step{method: "GET", path: "/v2/serverless/ep1", status: 404, body: `{"type":"about:blank","title":"Not Found","status":404,"detail":"not found"}`})
 	wantStatus(t, res, 404)
-	if _, ok := facts.get(FactEndpoint, "ep1"); ok {
-		t.Error("the fact of an endpoint v2 no longer has was kept")
+	if _, ok := facts.get(FactEndpoint, "ep1"); !ok {
+		t.Error("a 404 erased the fact")
 	}
 }
 
@@ -351,7 +360,19 @@ func TestTemplateUpdateRollsOutToTheEndpointsMadeFromIt(t *testing.T) {
 		t.Errorf("notes %v", res.Notes)
 	}
 	if _, ok := facts.get(FactEndpoint, "ep2"); ok {
-		t.Error("an endpoint v2 no longer has was kept")
+		t.Error("an endpoint v2 no longer has was kept (a private template's rollout)")
+	}
+
+	// A public template's endpoints may be other accounts': a 404 is
+	// skipped, and forgets nothing.
+	facts = newFakeFacts(FactEndpoint, "ep1", "tpl1", FactEndpoint, "ep2", "tpl1")
+	res, _ = run(t, "UpdateTemplate", runOpts{facts: facts, params: map[string]string{"templateId": "tpl1"}, body: `{"name":"v2"}`},
+		step{method: "PATCH", path: "/v2/templates/tpl1", status: 200, body: strings.Replace(tpl, `"public":false`, `"public":true`, 1)},
+		step{method: "PATCH", path: "/v2/serverless/ep1", status: 200, body: endpoint("ep1")},
+		step{method: "PATCH", path: "/v2/serverless/ep2", status: 404, body: notFound})
+	wantStatus(t, res, 200)
+	if _, ok := facts.get(FactEndpoint, "ep2"); !ok || strings.Contains(warnings(res), "ep2") {
+		t.Errorf("public template rollout: ep2 forgotten or named: %q", res.Warnings)
 	}
 
 	// No endpoint known: the H3 warning, as before the store.

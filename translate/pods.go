@@ -736,9 +736,8 @@ func getPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	p, r := getV2Pod(ctx, req, c, id)
 	if r != nil {
-		if r.Status == http.StatusNotFound {
-			forgetFact(ctx, req, FactPod, id) // gone from v2: the fact goes too
-		}
+		// A 404 forgets nothing: it may only mean that this key cannot see
+		// the pod (another account's); see facts.go.
 		return r
 	}
 	podFacts(ctx, req, p)
@@ -849,9 +848,6 @@ func deletePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return FromCallError(err)
 	}
 	if !a.OK() {
-		if a.Status == http.StatusNotFound {
-			forgetFact(ctx, req, FactPod, id)
-		}
 		return FromV2Error(req.Op, a)
 	}
 	forgetFact(ctx, req, FactPod, id)

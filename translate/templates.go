@@ -227,7 +227,7 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read")
 		return withNotes(res, notes)
 	}
-	if t.Serverless && !rollOutTemplate(ctx, req, c, id, notes) {
+	if t.Serverless && !rollOutTemplate(ctx, req, c, id, t.Public, notes) {
 		// H3: v2 has no endpoint → template link; the gateway remembers the
 		// endpoints made or updated from a template through it (P8), and
 		// knows of none here.
