@@ -275,4 +275,10 @@ func TestE2EAFailingFactStoreFailsNoRequest(t *testing.T) {
 	if n := e.g.facts.errors[factLookup].Load(); n == 0 {
 		t.Error("no failed lookup counted")
 	}
+	admin := httptest.NewServer(NewAdmin(e.g))
+	defer admin.Close()
+	if out := scrape(t, admin.URL); !strings.Contains(out, `v1gw_facts_errors_total{op="record",store="redis"} 1`) ||
+		!strings.Contains(out, `v1gw_facts_calls_total{op="record",store="redis"} 1`) {
+		t.Errorf("fact store metrics missing from /metrics")
+	}
 }
