@@ -107,6 +107,9 @@ func benchFactsGateway(b *testing.B, store, kind string, ids []string) (*Gateway
 	switch store {
 	case "memory":
 		s = facts.NewMemory(facts.MemoryOptions{})
+	case "memory-unknown": // the store knows none of them
+		s = facts.NewMemory(facts.MemoryOptions{})
+		ids = nil
 	case "redis":
 		c, err := facts.NewRedisClient(testredis.URL(b))
 		if err != nil {
@@ -131,7 +134,7 @@ func benchFactsGateway(b *testing.B, store, kind string, ids []string) (*Gateway
 }
 
 func benchFacts(b *testing.B, target, kind string, ids []string) {
-	for _, store := range []string{"none", "memory", "redis"} {
+	for _, store := range []string{"none", "memory-unknown", "memory", "redis"} {
 		b.Run(store, func(b *testing.B) {
 			gw, cc := benchFactsGateway(b, store, kind, ids)
 			br := newBenchRequest("GET", target, "", http.StatusOK)
