@@ -175,8 +175,8 @@ func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podL
 // Endpoints: v2 answers without any template id, the store fills it.
 
 // fillEndpointTemplates sets templateId (and template.id with
-// includeTemplate) on the v1 endpoints the store knows; fromV2 are the
-// endpoints as v2 answered them, in the same order.
+// includeTemplate) on the v1 endpoints the store knows (one lookup for all
+// of them).
 func fillEndpointTemplates(ctx context.Context, req *Request, out []v1Endpoint) {
 	if req.Facts == nil {
 		return
