@@ -41,12 +41,25 @@ func newTestRedis(t testing.TB, ttl time.Duration) (*Redis, redis.UniversalClien
 	return NewRedis(c, RedisOptions{Prefix: testPrefix(t), TTL: ttl}), c
 }
 
-// eachStore runs test against memory and against Redis.
+// eachStore runs test against memory, Redis and a Redis Cluster (keys in
+// different slots: lookups pipeline GETs instead of one MGET).
 func eachStore(t *testing.T, test func(t *testing.T, s Store)) {
 	t.Run("memory", func(t *testing.T) { test(t, NewMemory(MemoryOptions{})) })
 	t.Run("redis", func(t *testing.T) {
 		s, _ := newTestRedis(t, time.Hour)
 		test(t, s)
+	})
+	t.Run("redis cluster", func(t *testing.T) {
+		srv := testredis.StartCluster(t)
+		c, err := NewRedisClient(srv.URL() + "?addr=" + srv.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.(*redis.ClusterClient); !ok {
+			t.Fatalf("client %T, want a cluster client", c)
+		}
+		t.Cleanup(func() { _ = c.Close() })
+		test(t, NewRedis(c, RedisOptions{Prefix: testPrefix(t)}))
 	})
 }
 

@@ -282,3 +282,44 @@ func TestE2EAFailingFactStoreFailsNoRequest(t *testing.T) {
 		t.Errorf("fact store metrics missing from /metrics")
 	}
 }
+
+// Losing the store (a restart in memory mode, a flushed Redis) loses these
+// facts and nothing else: everything is answered as for resources made
+// elsewhere, and the endpoints made before still never take your template.
+func TestE2ELosingTheFactStoreLosesOnlyTheFacts(t *testing.T) {
+	underEachReading(t, func(t *testing.T, rd simReading) {
+		e := newE2E(t, e2eOpts{sim: rd.apply})
+		tpl := idOf(t, e.v1("POST", "/v1/templates", `{"name":"worker","imageName":"runpod/worker:1","isServerless":true,"ports":[]}`))
+		ptpl := idOf(t, e.v1("POST", "/v1/templates", `{"name":"torch","imageName":"runpod/pytorch:2","isServerless":false}`))
+		ep := idOf(t, e.v1("POST", "/v1/endpoints", `{"templateId":"`+tpl+`","name":"one","gpuTypeIds":["NVIDIA L40S"]}`))
+		pod := e.v1("POST", "/v1/pods", `{"templateId":"`+ptpl+`","gpuTypeIds":["NVIDIA GeForce RTX 4090"]}`)
+		e.want(pod, 201)
+		podID := idOf(t, pod)
+
+		// The gateway restarts with an empty store.
+		restarted := e.replica(facts.NewMemory(facts.MemoryOptions{}))
+		g := e.call(restarted, "k1", "GET", "/v1/pods/"+podID, "")
+		e.want(g, 200)
+		if tid, ok := g.json(t)["templateId"]; ok != rd.podTemplateShown() || (ok && tid != ptpl) {
+			t.Errorf("pod after the loss: %s", g.body)
+		}
+		ge := e.call(restarted, "k1", "GET", "/v1/endpoints/"+ep, "")
+		e.want(ge, 200)
+		if _, ok := ge.json(t)["templateId"]; ok {
+			t.Errorf("endpoint after the loss: %s", ge.body)
+		}
+		u := e.call(restarted, "k1", "PATCH", "/v1/templates/"+tpl, `{"env":{"MODEL":"b"}}`)
+		e.want(u, 200)
+		if w := warningsOf(u); !strings.Contains(w, "no longer roll out") {
+			t.Errorf("template update after the loss: %q", w)
+		}
+		d := e.call(restarted, "k1", "DELETE", "/v1/endpoints/"+ep, "")
+		e.want(d, 204)
+		if w := warningsOf(d); !strings.Contains(w, "does not say whether") {
+			t.Errorf("endpoint delete after the loss: %q", w)
+		}
+		// The endpoint was made before the loss without naming the
+		// template: it survives under both readings.
+		e.want(e.call(restarted, "k1", "GET", "/v1/templates/"+tpl, ""), 200)
+	})
+}
