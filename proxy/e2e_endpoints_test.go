@@ -87,7 +87,10 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 	r = e.v1("POST", "/v1/endpoints", `{"templateId":"`+tplID+`","gpuTypeIds":["NVIDIA L40S"],"workersMin":1,"workersMax":2}`)
 	e.want(r, 200)
 	e.wantCalls(m, "GET /v2/templates/"+tplID, "GET /v2/catalog/gpus", "POST /v2/serverless", "GET /v2/serverless/"+r.json(t)["id"].(string)+"/releases")
-	mustJSON(t, e.lastBody("POST", "/v2/serverless"), `{"name":"sdxl-worker","type":"QUEUE","templateId":"`+tplID+`",
+	// Your own template is spread into the create, never named (H4): no
+	// reading of v2 can bind it to the endpoint.
+	mustJSON(t, e.lastBody("POST", "/v2/serverless"), `{"name":"sdxl-worker","type":"QUEUE",
+		"image":"runpod/worker-sdxl:1","args":"","disk":50,"env":{"MODEL":"sdxl"},"ports":[],
 		"scaling":{"type":"QUEUE_DELAY","queueDelay":4},"gpu":{"pools":["ADA_48_PRO"],"excludedTypes":["NVIDIA L40","NVIDIA RTX 6000 Ada Generation"],"count":1},
 		"workers":{"min":1,"max":2,"idleTimeout":5}}`)
 	ep := r.json(t)
@@ -102,12 +105,13 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 		t.Errorf("pool warning: %q", w)
 	}
 
-	// Get: templateId is not invented; version from the releases.
+	// Get: templateId from the gateway's fact store (P8); version from the
+	// releases.
 	m = e.mark()
 	g := e.v1("GET", "/v1/endpoints/"+id, "")
 	e.want(g, 200)
 	e.wantCalls(m, "GET /v2/serverless/"+id, "GET /v2/serverless/"+id+"/releases") // catalog: cached by the gateway
-	if gj := g.json(t); gj["templateId"] != nil || gj["version"] != 1.0 || gj["workers"] != nil || gj["template"] != nil {
+	if gj := g.json(t); gj["templateId"] != tplID || gj["version"] != 1.0 || gj["workers"] != nil || gj["template"] != nil {
 		t.Errorf("get %s", g.body)
 	}
 
@@ -123,7 +127,7 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 	}
 	ws, _ := items[0]["workers"].([]any)
 	tp, _ := items[0]["template"].(map[string]any)
-	if len(ws) != 1 || ws[0].(map[string]any)["endpointId"] != id || tp["imageName"] != "runpod/worker-sdxl:1" || tp["isServerless"] != true || tp["id"] != nil {
+	if len(ws) != 1 || ws[0].(map[string]any)["endpointId"] != id || tp["imageName"] != "runpod/worker-sdxl:1" || tp["isServerless"] != true || tp["id"] != tplID || items[0]["templateId"] != tplID {
 		t.Errorf("list %s", l.body)
 	}
 
@@ -136,7 +140,7 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 		"workers":{"idleTimeout":20},"gpu":{"pools":["ADA_48_PRO"],"excludedTypes":["NVIDIA RTX 6000 Ada Generation"],"count":1}}`)
 	uj := u.json(t)
 	mustJSON(t, uj["gpuTypeIds"], `["NVIDIA L40S","NVIDIA L40"]`)
-	if uj["scalerValue"] != 8.0 || uj["idleTimeout"] != 20.0 || uj["version"] != 2.0 || uj["templateId"] != nil {
+	if uj["scalerValue"] != 8.0 || uj["idleTimeout"] != 20.0 || uj["version"] != 2.0 || uj["templateId"] != tplID {
 		t.Errorf("updated %s", u.body)
 	}
 
@@ -150,41 +154,23 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 		t.Errorf("flashboot %v", fb)
 	}
 
-	// When v2 binds your own template to the endpoint, it cannot be deleted
-	// (400 with v2's reason); when the endpoint has a bound template of its
-	// own, yours is only read and stays yours (checked after the delete).
-	if rd.callerBound() {
-		m = e.mark()
-		d := e.v1("DELETE", "/v1/templates/"+tplID, "")
-		e.want(d, 400)
-		e.wantCalls(m, "DELETE /v2/templates/"+tplID)
-		if msg := d.message(t); !strings.Contains(msg, "bound to serverless endpoint") {
-			t.Errorf("in-use message %q", msg)
-		}
-	}
-
-	// Delete: 204 with the H4 warning, which does not claim to know which
-	// template v2 deleted.
+	// Delete: 204 without the H4 warning: the endpoint was made without
+	// naming your template, so under every reading its bound template is
+	// its own (P8, H4).
 	m = e.mark()
 	d := e.v1("DELETE", "/v1/endpoints/"+id, "")
 	e.want(d, 204)
 	e.wantCalls(m, "DELETE /v2/serverless/"+id)
-	if w := warningsOf(d); !strings.Contains(w, "bound template") || !strings.Contains(w, "does not say whether") {
+	if w := warningsOf(d); w != "" {
 		t.Errorf("delete warning %q", w)
 	}
-	if rd.callerBound() {
-		// H4: your template was the bound one and is gone with the endpoint.
-		e.want(e.v1("GET", "/v1/templates/"+tplID, ""), 404)
-		e.want(e.v1("POST", "/v1/endpoints", `{"templateId":"`+tplID+`","gpuTypeIds":["NVIDIA L40S"]}`), 400)
-	} else {
-		// Your template survives: another endpoint can be made from it, and
-		// it can be deleted while that endpoint exists.
-		e.want(e.v1("GET", "/v1/templates/"+tplID, ""), 200)
-		again := e.v1("POST", "/v1/endpoints", `{"templateId":"`+tplID+`","gpuTypeIds":["NVIDIA L40S"]}`)
-		e.want(again, 200)
-		e.want(e.v1("DELETE", "/v1/templates/"+tplID, ""), 204)
-		e.want(e.v1("DELETE", "/v1/endpoints/"+again.json(t)["id"].(string), ""), 204)
-	}
+	// Your template survives under both readings: another endpoint can be
+	// made from it, and it can be deleted while that endpoint exists.
+	e.want(e.v1("GET", "/v1/templates/"+tplID, ""), 200)
+	again := e.v1("POST", "/v1/endpoints", `{"templateId":"`+tplID+`","gpuTypeIds":["NVIDIA L40S"]}`)
+	e.want(again, 200)
+	e.want(e.v1("DELETE", "/v1/templates/"+tplID, ""), 204)
+	e.want(e.v1("DELETE", "/v1/endpoints/"+again.json(t)["id"].(string), ""), 204)
 	e.want(e.v1("GET", "/v1/endpoints/"+id, ""), 404)
 	e.want(e.v1("DELETE", "/v1/endpoints/"+id, ""), 400)
 	e.want(e.v1("PATCH", "/v1/endpoints/"+id, `{"name":"x"}`), 400)
@@ -210,7 +196,9 @@ func testE2EEndpointVariants(t *testing.T, rd simReading) {
 			"gpuTypeIds":["NVIDIA L4"],"executionTimeoutMs":60000,"scalerType":"REQUEST_COUNT","scalerValue":2,"idleTimeout":30,"flashboot":false}`)
 		e.want(r, 200)
 		id := r.json(t)["id"].(string)
-		e.wantCalls(m, "POST /v2/serverless", "GET /v2/serverless/"+id+"/releases")
+		// A public template is read (never spread: it cannot be yours to
+		// lose) and named.
+		e.wantCalls(m, "GET /v2/templates/"+public, "POST /v2/serverless", "GET /v2/serverless/"+id+"/releases")
 		mustJSON(t, e.lastBody("POST", "/v2/serverless"), `{"name":"cpu","type":"QUEUE","templateId":"`+public+`","scaling":{"type":"REQUEST_COUNT","requestCount":2},
 			"cpu":[{"id":"cpu5c","vcpuCount":4},{"id":"cpu3c","vcpuCount":4}],"timeout":60000,"flashboot":"OFF"}`)
 		j := r.json(t)
@@ -264,9 +252,9 @@ func testE2EEndpointVariants(t *testing.T, rd simReading) {
 			{"POST", "/v1/endpoints", `{"gpuTypeIds":["NVIDIA L4"]}`, 400, "templateId: is required", nil},
 			{"POST", "/v1/endpoints", `{"templateId":"nope","gpuTypeIds":["NVIDIA L4"]}`, 400, `template "nope" not found`, []string{"GET /v2/templates/nope"}},
 			{"POST", "/v1/endpoints", `{"templateId":"30zmvf89kd","gpuTypeIds":["NVIDIA L4"]}`, 400, "is a pod template", []string{"GET /v2/templates/30zmvf89kd"}},
-			{"POST", "/v1/endpoints", `{"templateId":"30zmvf89kd","name":"x","computeType":"CPU","cpuFlavorIds":["cpu3c"]}`, 400, "pod template", []string{"POST /v2/serverless"}},
-			{"POST", "/v1/endpoints", `{"templateId":"` + public + `","name":"x","gpuTypeIds":["AMD Instinct MI300X OAM"]}`, 400, "none of AMD Instinct MI300X OAM", nil},
-			{"POST", "/v1/endpoints", `{"templateId":"` + public + `","name":"x","computeType":"CPU","cpuFlavorIds":["cpu3c"],"workersMin":5}`, 400, "workersMin (5) must be <= workersMax (3)", []string{"POST /v2/serverless"}},
+			{"POST", "/v1/endpoints", `{"templateId":"30zmvf89kd","name":"x","computeType":"CPU","cpuFlavorIds":["cpu3c"]}`, 400, "pod template", []string{"GET /v2/templates/30zmvf89kd"}},
+			{"POST", "/v1/endpoints", `{"templateId":"` + public + `","name":"x","gpuTypeIds":["AMD Instinct MI300X OAM"]}`, 400, "none of AMD Instinct MI300X OAM", []string{"GET /v2/templates/" + public}},
+			{"POST", "/v1/endpoints", `{"templateId":"` + public + `","name":"x","computeType":"CPU","cpuFlavorIds":["cpu3c"],"workersMin":5}`, 400, "workersMin (5) must be <= workersMax (3)", []string{"GET /v2/templates/" + public, "POST /v2/serverless"}},
 			{"GET", "/v1/endpoints/nope", ``, 404, "not found", []string{"GET /v2/serverless/nope"}},
 			{"GET", "/v1/endpoints?includeWorkers=yes", ``, 400, "includeWorkers", nil},
 			{"PATCH", "/v1/endpoints/nope", `{"scalerValue":2}`, 400, "not found", []string{"GET /v2/serverless/nope"}},

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/facts"
 	"github.com/v1gateway/v1gateway/internal/speccheck"
 	"github.com/v1gateway/v1gateway/v2sim"
 )
@@ -46,12 +47,15 @@ type e2e struct {
 	gw    string
 	clock *e2eClock
 	spec  *speccheck.Spec // v1
+	cfg   *config.Config  // the gateway's (e2e_facts_test.go starts replicas with it)
+	g     *Gateway
 }
 
 type e2eOpts struct {
-	cfg  func(*config.Config)
-	sim  func(*v2sim.Options)
-	seed bool
+	cfg   func(*config.Config)
+	sim   func(*v2sim.Options)
+	seed  bool
+	facts facts.Store // nil: the gateway's default (memory)
 }
 
 func newE2E(t *testing.T, o e2eOpts) *e2e {
@@ -68,13 +72,13 @@ func newE2E(t *testing.T, o e2eOpts) *e2e {
 	if o.cfg != nil {
 		o.cfg(cfg)
 	}
-	g, err := New(Options{Config: cfg})
+	g, err := New(Options{Config: cfg, Facts: o.facts})
 	if err != nil {
 		t.Fatal(err)
 	}
 	gw := httptest.NewServer(g)
 	t.Cleanup(gw.Close)
-	e := &e2e{t: t, sim: sim, simU: up.URL, gw: gw.URL, clock: clock}
+	e := &e2e{t: t, sim: sim, simU: up.URL, gw: gw.URL, clock: clock, cfg: cfg, g: g}
 	s, err := speccheck.Load("v1.openapi.json")
 	speccheck.Record(t, err == nil)
 	switch {

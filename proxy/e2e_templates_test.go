@@ -82,8 +82,8 @@ func testE2ETemplateLifecycle(t *testing.T, rd simReading) {
 
 	// A pod made from the template. When v2 shows the pod's template, it is
 	// the pod's templateId and blocks the template's delete (400 with v2's
-	// reason); when v2 keeps no link ("`template` stays null"), the pod has
-	// no templateId after the create answer and nothing blocks the delete.
+	// reason); when v2 keeps no link ("`template` stays null"), the gateway
+	// fills it from its fact store (P8) and nothing blocks the delete.
 	p := e.v1("POST", "/v1/pods", `{"templateId":"`+id+`","gpuTypeIds":["NVIDIA GeForce RTX 4090"]}`)
 	e.want(p, 201)
 	podID := p.json(t)["id"].(string)
@@ -105,8 +105,10 @@ func testE2ETemplateLifecycle(t *testing.T, rd simReading) {
 		e.want(e.v1("DELETE", "/v1/templates/"+id, ""), 204)
 		e.wantCalls(m, "DELETE /v2/templates/"+id)
 	} else {
-		if tid, ok := g.json(t)["templateId"]; ok {
-			t.Errorf("pod templateId %v: v2 keeps no link, nothing should be invented", tid)
+		// v2 keeps no link; the gateway remembers it (P8). The pod still
+		// does not block the delete, as v2 does not know of the link.
+		if tid := g.json(t)["templateId"]; tid != id {
+			t.Errorf("pod templateId %v, want %s (from the fact store)", tid, id)
 		}
 		e.want(d, 204)
 		e.want(e.v1("GET", "/v1/pods/"+podID, ""), 200)

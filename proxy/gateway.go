@@ -24,6 +24,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/facts"
 	"github.com/v1gateway/v1gateway/limiter"
 	"github.com/v1gateway/v1gateway/translate"
 	"github.com/v1gateway/v1gateway/usage"
@@ -58,6 +59,9 @@ type Options struct {
 	// Resilience overrides the breaker and retry settings of Config
 	// (tests use it for short delays); nil: from Config.
 	Resilience *ResilienceOptions
+	// Facts is the fact store (P8): what v2 forgets and the gateway
+	// remembers; nil: an in-memory one.
+	Facts facts.Store
 }
 
 // Gateway is the gateway's public HTTP handler.
@@ -81,6 +85,7 @@ type Gateway struct {
 	serving  atomic.Int64 // requests past load shedding (max_in_flight)
 	active   sync.Map     // *reqInfo -> activeRequest: requests being served (LogUnfinished)
 	accepted acceptedKeys // key ids v2 accepted (countsForUsage)
+	facts    *observedFacts
 
 	deprecation string
 	sunset      string
@@ -117,6 +122,11 @@ func New(o Options) (*Gateway, error) {
 	if g.now == nil {
 		g.now = time.Now
 	}
+	fs := o.Facts
+	if fs == nil {
+		fs = facts.NewMemory(facts.MemoryOptions{Now: g.now})
+	}
+	g.facts = &observedFacts{store: fs, log: g.log}
 	if g.usage == nil {
 		g.usage = usage.New(usage.Options{Now: g.now, HistoryDays: o.Config.UsageHistoryDays})
 	}

@@ -162,6 +162,9 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := registerFactsMetrics(m, g); err != nil {
+		return nil, err
+	}
 	return &out, nil
 }
 

@@ -143,6 +143,7 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 				Now:             g.now,
 				DefaultGPUTypes: g.cfg.DefaultGPUTypes,
 			},
+			Facts: g.factsForPlans(),
 		}, caller)
 		if res == nil {
 			res = translate.Fail(http.StatusInternalServerError, op.Name+": the gateway produced no answer")

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 )
@@ -91,9 +92,17 @@ func (w *v2EndpointWorkersBody) empty() bool {
 // v2CreateEndpointBody is CreateEndpointRequest (unevaluatedProperties:
 // false). Container settings are not sent: they come from the template.
 type v2CreateEndpointBody struct {
-	Name           string                 `json:"name"`
-	Type           string                 `json:"type"`
-	TemplateID     string                 `json:"templateId"`
+	Name       string `json:"name"`
+	Type       string `json:"type"`
+	TemplateID string `json:"templateId,omitempty"`
+	// The container settings of a template of the client's own, spread
+	// into the body instead of templateId (spreadTemplate, H4).
+	Image          string                 `json:"image,omitempty"`
+	Args           *string                `json:"args,omitempty"`
+	Disk           *int                   `json:"disk,omitempty"`
+	Ports          json.RawMessage        `json:"ports,omitempty"`
+	Env            json.RawMessage        `json:"env,omitempty"`
+	Registry       *string                `json:"registry,omitempty"`
 	Scaling        *v2Scaling             `json:"scaling"`
 	GPU            *v2EndpointGPUBody     `json:"gpu,omitempty"`
 	CPU            []v2CreateCPU          `json:"cpu,omitempty"`

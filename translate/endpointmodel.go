@@ -42,8 +42,9 @@ type v2Endpoint struct {
 	Flashboot      string   `json:"flashboot"`
 	CreatedAt      string   `json:"createdAt"`
 	// TemplateID is not part of the v2 Endpoint schema (v2 keeps no link to
-	// the template). It is read in case v2 ever returns it, so that the v1
-	// templateId is filled only from what v2 says, never invented.
+	// the template). It is read in case v2 ever returns it; otherwise the v1
+	// templateId comes from the gateway's fact store (facts.go), never
+	// invented.
 	TemplateID string `json:"templateId"`
 }
 
@@ -72,8 +73,9 @@ type v2EndpointWorkersAnswer struct {
 }
 
 // v1Endpoint is the v1 Endpoint schema, restricted to what v2 can fill.
-// userId is never filled; templateId only on the create and update answers
-// (echoed from the request) or if v2 returns it.
+// userId is never filled; templateId is echoed on the create and update
+// answers, and otherwise comes from the fact store (or v2, if it ever
+// returns it).
 type v1Endpoint struct {
 	ID                  string          `json:"id"`
 	Name                string          `json:"name"`

@@ -242,6 +242,11 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 	}
 	if templateID != "" {
 		out[0].TemplateID = templateID
+		if out[0].Template != nil {
+			out[0].Template.ID = templateID
+		}
+	} else {
+		fillEndpointTemplates(ea.ctx, ea.req, out)
 	}
 	return withNotes(JSON(http.StatusOK, &out[0]), ea.notes)
 }
@@ -271,8 +276,13 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 
 	if in.name != nil {
 		body.Name = *in.name
-	} else {
-		// v2 requires a name: the template's, as the v1 console did.
+	}
+	// The template is read for the name when none was sent (the
+	// template's, as the v1 console did), and, with the fact store that
+	// remembers which endpoints were made this way (P8), to spread a
+	// template of the client's own into the body (spreadTemplate, H4).
+	spread := req.Facts != nil
+	if in.name == nil || spread {
 		a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", in.templateID)})
 		if err != nil {
 			return withNotes(FromCallError(err), notes)
@@ -290,9 +300,14 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if !tpl.Serverless {
 			return withNotes(Fail(http.StatusBadRequest, fmt.Sprintf("templateId: template %q is a pod template (isServerless false); an endpoint needs a serverless template", in.templateID)), notes)
 		}
-		body.Name = tpl.Name
-		if body.Name == "" {
-			body.Name = in.templateID
+		if in.name == nil {
+			body.Name = tpl.Name
+			if body.Name == "" {
+				body.Name = in.templateID
+			}
+		}
+		if spread {
+			spreadTemplate(&body, tpl)
 		}
 	}
 
@@ -344,9 +359,47 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 		return withNotes(FromCallError(err), notes)
 	}
+	// v2 keeps no link to the template: the gateway remembers it (P8) and
+	// echoes the request's templateId.
+	recordFact(ctx, req, FactEndpoint, ep.ID, Fact{TemplateID: in.templateID, Created: true})
 	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes}
-	// v2 keeps no link to the template: echo the request's templateId.
 	return ea.one(ep, nil, in.templateID)
+}
+
+// spreadTemplate puts the container settings of a template of the client's
+// own into an endpoint create instead of its templateId, as the v2 document
+// allows ("resolved at create time into the same container settings you
+// could otherwise spread into this body (image, args, disk, ports, env,
+// registry)"; its allowedCudaVersions seed a GPU create that sets neither
+// gpu.allowedCudaVersions nor gpu.minCudaVersion). Why (H4): v2 deletes an
+// endpoint "and its bound template", and a reading of the document binds
+// the template named by templateId; an endpoint created without one is
+// bound to a template of its own under every reading, so deleting it never
+// takes the client's template, and the client's template is never refused a
+// delete because of it. A public catalog template cannot be the client's to
+// lose: its templateId is sent as it is.
+func spreadTemplate(body *v2CreateEndpointBody, tpl *v2TemplateForPod) {
+	if tpl.Public {
+		return
+	}
+	body.TemplateID = ""
+	body.Image = tpl.Image
+	body.Args = ptrTo(tpl.Args)
+	if tpl.Disk > 0 {
+		body.Disk = ptrTo(tpl.Disk)
+	}
+	if len(tpl.Ports) > 0 && string(tpl.Ports) != "null" {
+		body.Ports = tpl.Ports
+	}
+	if len(tpl.Env) > 0 && string(tpl.Env) != "null" {
+		body.Env = tpl.Env
+	}
+	if tpl.Registry != nil && *tpl.Registry != "" {
+		body.Registry = tpl.Registry
+	}
+	if g := body.GPU; g != nil && g.AllowedCudaVersions == nil && g.MinCudaVersion == nil && len(tpl.AllowedCudaVersions) > 0 {
+		g.AllowedCudaVersions = ptrTo(slices.Clone(tpl.AllowedCudaVersions))
+	}
 }
 
 // chooseEndpointCPUs is the v2 cpu array of a CPU endpoint created without
@@ -494,6 +547,7 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return withNotes(r, ea.notes)
 	}
+	fillEndpointTemplates(ctx, req, out)
 	return withNotes(JSON(http.StatusOK, out), ea.notes)
 }
 
@@ -511,6 +565,9 @@ func getEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	ep, r := getV2[v2Endpoint](ctx, req, c, V2Path("/v2/serverless/%s", id), "an endpoint")
 	if r != nil {
+		// A 404 forgets nothing: it may only mean that this key cannot see
+		// the endpoint (another account's), and a fact is never applied to
+		// an endpoint v2 does not return (facts.go).
 		return r
 	}
 	ea := &endpointAnswers{ctx: ctx, req: req, c: c, notes: &Result{}}
@@ -578,8 +635,12 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 			ID string `json:"id"`
 		}{id})
 		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read")
+		recordFact(ctx, req, FactEndpoint, id, Fact{TemplateID: u.templateID})
 		return withNotes(res, notes)
 	}
+	// The template applied is remembered (P8): a later edit of it rolls
+	// out to this endpoint.
+	recordFact(ctx, req, FactEndpoint, id, Fact{TemplateID: u.templateID})
 	return ea.one(ep, nil, u.templateID)
 }
 
@@ -812,9 +873,15 @@ func deleteEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if !a.OK() {
 		return FromV2Error(req.Op, a)
 	}
-	// H4: v2 deletes the bound template too; v2 does not say which one, and
-	// the endpoint carries no templateId, so the gateway cannot protect it.
+	// H4: v2 deletes the bound template too, and does not say which one.
+	// An endpoint the gateway created was created without the client's
+	// templateId (spreadTemplate): its bound template is its own. Of any
+	// other endpoint the gateway cannot tell, and says so.
+	known := lookupFacts(ctx, req, FactEndpoint, []string{id})
+	forgetFact(ctx, req, FactEndpoint, id)
 	res := &Result{Status: http.StatusNoContent}
-	res.warn(CodeTemplateDeleted, warnDeleteTemplate)
+	if !known[id].Created {
+		res.warn(CodeTemplateDeleted, warnDeleteTemplate)
+	}
 	return res
 }

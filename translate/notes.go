@@ -46,6 +46,8 @@ var NoteCodes = map[string]string{
 	CodePodAlreadyStarting:       "a restart, start or reset of a pod still starting was answered with the pod; no action was sent",
 	CodePodAlreadyRunning:        "a start of a running pod was answered with the pod; no action was sent",
 	CodePublicKeyKept:            "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",
+	CodeTemplateRolledOut:        "a template edit was rolled out to the endpoints made from it through the gateway (a new release each)",
+	CodeTemplateRolloutFailed:    "a template edit could not be rolled out to an endpoint made from it",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
@@ -82,6 +84,8 @@ const (
 	CodePodAlreadyStarting       = "pod_already_starting"
 	CodePodAlreadyRunning        = "pod_already_running"
 	CodePublicKeyKept            = "public_key_kept"
+	CodeTemplateRolledOut        = "template_rolled_out"
+	CodeTemplateRolloutFailed    = "template_rollout_failed"
 	CodeLenientDropped           = "lenient_dropped"
 	CodeResetEmulated            = "reset_emulated"
 	CodeUntranslatableRefused    = "untranslatable_refused"

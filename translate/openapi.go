@@ -212,7 +212,7 @@ var opDocs = map[string]opDoc{
 		qString("imageName", "Applied by the gateway."),
 		qString("name", "Applied by the gateway."),
 		qString("networkVolumeId", "Applied by the gateway."),
-		qString("templateId", "Applied by the gateway on v2 template, which v2 leaves null for pods created from a template."),
+		qString("templateId", "Applied by the gateway on the pod's template: v2's, else the one the gateway recorded at the create."),
 	}, podIncludes(false)...), notes: []string{"v2 has no filters: every v1 filter is applied by the gateway to the full v2 list.", "Each include costs extra v2 calls against your v2 rate limit."}},
 	"GetPod": {summary: "Find a Pod by ID", response: "Pod", query: podIncludes(true)},
 	"UpdatePod": {summary: "Update a Pod", request: "PodUpdateInput", response: "Pod", notes: []string{
@@ -262,7 +262,7 @@ var opDocs = map[string]opDoc{
 		qBool("includeRunpodTemplates", "Accepted and ignored."),
 	}},
 	"UpdateTemplate": {summary: "Update a template", request: "TemplateUpdateInput", response: "Template", notes: []string{
-		"Hazard: v2 no longer rolls template edits out to the endpoints using the template (v1 did).",
+		"Rolled out to the endpoints created or updated from the template through the gateway (one v2 endpoint update each, named in X-Compat-Warning); v2 itself no longer rolls template edits out, so endpoints made elsewhere keep their settings.",
 		"volumeInGb / volumeMountPath read the template first (v2 needs full mount entries).",
 		noteUpdate404, noteStrict, noteUnknownFields}},
 	"DeleteTemplate": {summary: "Delete a template", notes: []string{"A template in use answers 400 with v2's reason.", noteUpdate404}},

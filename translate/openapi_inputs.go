@@ -74,7 +74,7 @@ type docPodUpdateInput struct {
 // Serverless endpoints
 
 type docEndpointCreateInput struct {
-	TemplateID              string            `json:"templateId" req:"1" doc:"Translated (v2 templateId); echoed in the answer. v2 copies the template's settings once: later template edits do not roll out."`
+	TemplateID              string            `json:"templateId" req:"1" doc:"Your own template's settings are spread into the v2 create (so that deleting the endpoint never deletes the template); a public template is passed as v2 templateId. Echoed in the answer and remembered: later edits of the template through the gateway roll out to the endpoint."`
 	Name                    string            `json:"name" doc:"Translated (v2 name); more than 191 characters rejected. Absent or \"\": the template's name (one GET /v2/templates/{id})."`
 	ComputeType             string            `json:"computeType" enum:"computeType" default:"\"GPU\"" doc:"Selects the v2 gpu or cpu block. v2 type QUEUE is always sent."`
 	GpuTypeIDs              []string          `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated: v2 gpu.pools (the serverless pool of each listed type) plus gpu.excludedTypes (every other type of those pools), from the v2 GPU catalog, so that exactly these types are eligible today. Hazard: a type v2 later adds to one of those pools becomes eligible too. Required for GPU endpoints; order is lost."`
@@ -103,7 +103,7 @@ type docEndpointCreateInput struct {
 }
 
 type docEndpointUpdateInput struct {
-	TemplateID              string            `json:"templateId" doc:"Translated: v2 applies the template's container settings once (X-Compat-Warning)."`
+	TemplateID              string            `json:"templateId" doc:"Translated: v2 applies the template's container settings (X-Compat-Warning); remembered, so later edits of the template roll out to the endpoint."`
 	Name                    string            `json:"name" doc:"Translated (v2 name)."`
 	GpuTypeIDs              []string          `json:"gpuTypeIds" enum:"gpuTypeId" doc:"Emulated as on create; v2 pools and excludedTypes are always sent together, so that no exclusion is lost."`
 	GpuCount                int               `json:"gpuCount" min:"1" doc:"Translated (v2 gpu.count)."`
@@ -217,7 +217,7 @@ var podFieldDocs = map[string]string{
 	"lastStartedAt":           "v2 startedAt.",
 	"createdAt":               "v2 createdAt (not in v1's Pod schema; real v1 answered it and clients such as runpodctl filter on it).",
 	"cloudType":               "v2 cloud: SECURE or COMMUNITY (not in v1's Pod schema; the value of v1 create's cloudType, as real v1 answered it).",
-	"templateId":              "v2 template, which v2 leaves null for pods created from a template (echoed on create).",
+	"templateId":              "v2 template when v2 gives one, else the template the pod was created from through the gateway (the gateway's fact store).",
 	"machine":                 "With includeMachine=true: only what v2 exposes (data center, cloud, GPU type).",
 	"template":                "With includeTemplate=true (not in v1's Pod schema; added as in Endpoint.template).",
 	"endpointId":              "Serverless workers only.",
@@ -242,8 +242,8 @@ var endpointFieldDocs = map[string]string{
 	"networkVolumeIds":   "v2 networkVolumes.",
 	"version":            "v2 endpointVersion (GET /v2/serverless/{id}/releases, or the workers answer).",
 	"workers":            "With includeWorkers=true: the active workers of GET /v2/serverless/{id}/workers.",
-	"template":           "With includeTemplate=true: synthesised from the endpoint's own container settings (v2 keeps no link to the template).",
-	"templateId":         "Echoed on create and on an update that sent one; omitted otherwise (v2 keeps no link).",
+	"template":           "With includeTemplate=true: synthesised from the endpoint's own container settings (v2 keeps no link to the template); id is the endpoint's templateId when the gateway knows it.",
+	"templateId":         "The template the endpoint was created from (or last updated with) through the gateway, from its fact store; omitted for endpoints made elsewhere (v2 keeps no link).",
 }
 
 var templateFieldDocs = map[string]string{

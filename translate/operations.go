@@ -125,11 +125,11 @@ var Operations = []Operation{
 	{Name: "GetTemplate", OperationID: "GetTemplate", Method: "GET", Path: "/templates/{templateId}", Resource: "templates", Kind: KindGet, Success: 200,
 		V2: []string{"GET /v2/templates/{id}"}, Plan: getTemplatePlan},
 	{Name: "UpdateTemplate", OperationID: "UpdateTemplate", Method: "PATCH", Path: "/templates/{templateId}", Resource: "templates", Kind: KindUpdate, Success: 200,
-		V2: []string{"GET /v2/templates/{id}", "PATCH /v2/templates/{id}"}, Plan: updateTemplatePlan},
+		V2: []string{"GET /v2/templates/{id}", "PATCH /v2/templates/{id}", "PATCH /v2/serverless/{id}"}, Plan: updateTemplatePlan},
 	{Name: "DeleteTemplate", OperationID: "DeleteTemplate", Method: "DELETE", Path: "/templates/{templateId}", Resource: "templates", Kind: KindDelete, Success: 204,
 		V2: []string{"DELETE /v2/templates/{id}"}, Plan: deleteTemplatePlan},
 	{Name: "UpdateTemplateViaPost", OperationID: "UpdateTemplate", Method: "POST", Path: "/templates/{templateId}/update", Resource: "templates", Kind: KindUpdate, Success: 200,
-		V2: []string{"GET /v2/templates/{id}", "PATCH /v2/templates/{id}"}, Plan: updateTemplatePlan},
+		V2: []string{"GET /v2/templates/{id}", "PATCH /v2/templates/{id}", "PATCH /v2/serverless/{id}"}, Plan: updateTemplatePlan},
 
 	{Name: "CreateNetworkVolume", OperationID: "CreateNetworkVolume", Method: "POST", Path: "/networkvolumes", Resource: "networkvolumes", Kind: KindCreate, Success: 200,
 		V2: []string{"POST /v2/network-volumes"}, Plan: createNetworkVolumePlan},

@@ -64,6 +64,9 @@ type Request struct {
 	Query   url.Values
 	Body    []byte
 	Options Options
+	// Facts is the gateway's fact store (facts.go, P8); nil: none, answers
+	// carry only what v2 gives.
+	Facts Facts
 }
 
 // Result is the v1 answer a plan produced.

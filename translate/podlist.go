@@ -216,12 +216,20 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if !a.OK() {
 		return FromV2Error(req.Op, a)
 	}
-	if !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers {
-		return streamPodList(a, q)
+	if !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers && (q.templateID == nil || req.Facts == nil) {
+		return streamPodList(ctx, req, a, q)
 	}
 	all, r := decodePodListAnswer(a)
 	if r != nil {
 		return r
+	}
+	if req.Facts != nil {
+		// templateId from the store before filtering (P8).
+		ptrs := make([]*v2Pod, len(all))
+		for i := range all {
+			ptrs[i] = &all[i]
+		}
+		fillPodTemplates(ctx, req, ptrs)
 	}
 	pods := make([]*v2Pod, 0, len(all))
 	filter := q.filters()
@@ -252,16 +260,21 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 // pod is decoded, filtered, mapped and encoded straight into the answer, one
 // at a time (podStream), in a pooled buffer (ReleaseBody). The answer and
 // its errors are those of decodePodListAnswer followed by the same mapping.
-func streamPodList(a *V2Answer, q *podQuery) *Result {
+//
+// The pods v2 gave no template are noted (ends), and their templateId is
+// added from the fact store afterwards (insertPodTemplates); a templateId
+// filter with a store takes the decoded path instead.
+func streamPodList(ctx context.Context, req *Request, a *V2Answer, q *podQuery) *Result {
 	var s podStream
 	s.init(a.Body)
 	b := append(getAnswerBuf(len(a.Body)), '[')
 	var p v2Pod
+	var ends []podListEnd
 	n, resets := 0, 0
 	for s.next(&p) {
 		if s.resets != resets {
 			// A repeated "pods" member replaces what came before.
-			resets, b, n = s.resets, b[:1], 0
+			resets, b, n, ends = s.resets, b[:1], 0, ends[:0]
 		}
 		if !q.match(&p) {
 			continue
@@ -270,15 +283,19 @@ func streamPodList(a *V2Answer, q *podQuery) *Result {
 			b = append(b, ',')
 		}
 		b = appendV1PodOf(b, &p)
+		if p.Template == "" && req.Facts != nil {
+			ends = append(ends, podListEnd{id: p.ID, end: len(b) - 1})
+		}
 		n++
 	}
 	if err := s.finish(); err != nil {
 		return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
 	}
 	if s.resets != resets {
-		b = b[:1] // a last "pods" member that is null or empty
+		b, ends = b[:1], nil // a last "pods" member that is null or empty
 	}
-	return &Result{Status: http.StatusOK, Body: pooledBody(append(b, ']'))}
+	b = insertPodTemplates(ctx, req, append(b, ']'), ends)
+	return &Result{Status: http.StatusOK, Body: pooledBody(b)}
 }
 
 // podListAnswer encodes pods then workers as one v1 array; size hints the

@@ -210,7 +210,10 @@ type v2TemplateForPod struct {
 	Category   string          `json:"category"`
 	Public     bool            `json:"public"`
 	Serverless bool            `json:"serverless"`
-	Mounts     struct {
+	// AllowedCudaVersions seeds an endpoint's when the template is spread
+	// into an endpoint create (spreadTemplate).
+	AllowedCudaVersions []string `json:"allowedCudaVersions"`
+	Mounts              struct {
 		Persistent *v2PersistentMount `json:"persistent"`
 	} `json:"mounts"`
 }

@@ -174,8 +174,10 @@ func (cr *podCreator) run() *Result {
 	}
 	out := v1PodFrom(created)
 	if in.templateID != "" {
-		// v2 keeps no link to the template (template stays null): echo it.
+		// v2 may keep no link to the template (template stays null): echo
+		// it, and remember it (P8).
 		out.TemplateID = in.templateID
+		recordFact(cr.ctx, cr.req, FactPod, created.ID, Fact{TemplateID: in.templateID, Created: true})
 	}
 	return podAnswer(http.StatusCreated, &out)
 }
@@ -740,8 +742,11 @@ func getPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	p, r := getV2Pod(ctx, req, c, id)
 	if r != nil {
+		// A 404 forgets nothing: it may only mean that this key cannot see
+		// the pod (another account's); see facts.go.
 		return r
 	}
+	podFacts(ctx, req, p)
 	pods := []v2Pod{*p}
 	out := make([]v1Pod, 1)
 	fillV1Pod(&out[0], p)
@@ -788,7 +793,7 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	if u.fields == 0 {
 		// Nothing v2 can change: the pod as it is, without a PATCH.
-		return withNotes(podAnswerOf(http.StatusOK, cur), notes)
+		return withNotes(podAnswerOf(http.StatusOK, podFacts(ctx, req, cur)), notes)
 	}
 	a, err := podCall(ctx, c, http.MethodPatch, V2Path("/v2/pods/%s", id), nil, u.body)
 	if err != nil {
@@ -801,7 +806,7 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return withNotes(r, notes)
 	}
-	return withNotes(podAnswerOf(http.StatusOK, p), notes)
+	return withNotes(podAnswerOf(http.StatusOK, podFacts(ctx, req, p)), notes)
 }
 
 // publicKeyEnv is the env variable that carries a pod's SSH public keys:
@@ -851,6 +856,7 @@ func deletePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if !a.OK() {
 		return FromV2Error(req.Op, a)
 	}
+	forgetFact(ctx, req, FactPod, id)
 	return &Result{Status: http.StatusNoContent}
 }
 
@@ -911,7 +917,7 @@ func podAction(ctx context.Context, req *Request, c Caller, id, action string, r
 			return res
 		}
 	}
-	return podAnswerOf(http.StatusOK, p)
+	return podAnswerOf(http.StatusOK, podFacts(ctx, req, p))
 }
 
 // podActionRefused decides the v1 answer to an action v2 refused with a

@@ -92,6 +92,7 @@ type runOpts struct {
 	body    string
 	options Options
 	ctx     context.Context
+	facts   Facts // Request.Facts (facts_test.go)
 }
 
 // run performs operation name against a scripted caller and checks that
@@ -113,7 +114,7 @@ func run(t *testing.T, name string, o runOpts, script ...step) (*Result, *fakeCa
 		ctx, cancel = context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
 	}
-	res := op.Plan(ctx, &Request{Op: op, Params: o.params, Query: q, Body: []byte(o.body), Options: o.options}, f)
+	res := op.Plan(ctx, &Request{Op: op, Params: o.params, Query: q, Body: []byte(o.body), Options: o.options, Facts: o.facts}, f)
 	if res == nil {
 		t.Fatal("plan returned nil")
 	}

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math/rand/v2"
 	"net/http"
@@ -40,7 +41,7 @@ func decomposedList(body []byte, q *podQuery) *Result {
 func sameListAnswer(t *testing.T, body []byte, q *podQuery) {
 	t.Helper()
 	want := decomposedList(body, q)
-	got := streamPodList(&V2Answer{Status: 200, Body: body}, q)
+	got := streamPodList(context.Background(), &Request{}, &V2Answer{Status: 200, Body: body}, q)
 	if got.Status != want.Status || !bytes.Equal(got.Body, want.Body) {
 		t.Fatalf("for %.300q\nstream     %d %.300s\ndecomposed %d %.300s", body, got.Status, got.Body, want.Status, want.Body)
 	}
@@ -201,7 +202,7 @@ func TestStreamPodListPartsNotInherited(t *testing.T) {
 		`"runtime":{"ports":[{"private":22,"public":10341,"type":"tcp","ip":"203.0.113.7"}]}},` +
 		`{"id":"c","cpu":{"id":"cpu5c","vcpuCount":16,"memory":64}},` +
 		`{"id":"b","gpu":{"id":"NVIDIA A40"},"cpu":{"id":"cpu3c"},"mounts":{"persistent":{"path":"/w"}},"runtime":{"uptime":0}}]}`
-	res := streamPodList(&V2Answer{Status: 200, Body: []byte(body)}, &podQuery{})
+	res := streamPodList(context.Background(), &Request{}, &V2Answer{Status: 200, Body: []byte(body)}, &podQuery{})
 	defer ReleaseBody(res.Body)
 	var pods []map[string]any
 	if err := json.Unmarshal(res.Body, &pods); err != nil || len(pods) != 3 {

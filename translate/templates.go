@@ -17,8 +17,8 @@ const (
 	// returns ("Pagination is not yet supported").
 	catalogTemplateCap = 100
 
-	warnTemplateRollout = "template edits no longer roll out to serverless endpoints: v2 endpoints keep the settings the template had when they were created " +
-		"(update each endpoint with PATCH /v1/endpoints/{endpointId} {\"templateId\": ...} to apply them)"
+	warnTemplateRollout = "template edits no longer roll out to serverless endpoints in v2, and the gateway knows no endpoint created or updated from this template through it, so the edit reached none: v2 endpoints keep the settings the template had when they were created " +
+		"(update an endpoint made elsewhere with PATCH /v1/endpoints/{endpointId} {\"templateId\": ...} to apply them)"
 )
 
 // templateID returns the v1 templateId path parameter, or the 404 for an id
@@ -227,10 +227,10 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read")
 		return withNotes(res, notes)
 	}
-	if t.Serverless {
-		// H3: v2 has no endpoint → template link, so the gateway cannot tell
-		// whether an endpoint uses this template; it warns for every
-		// serverless template.
+	if t.Serverless && !rollOutTemplate(ctx, req, c, id, t.Public, notes) {
+		// H3: v2 has no endpoint → template link; the gateway remembers the
+		// endpoints made or updated from a template through it (P8), and
+		// knows of none here.
 		notes.warn(CodeTemplateNoRollout, warnTemplateRollout)
 	}
 	return withNotes(templateAnswer(http.StatusOK, t), notes)

@@ -24,6 +24,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/facts"
 	"github.com/v1gateway/v1gateway/limiter"
 	"github.com/v1gateway/v1gateway/proxy"
 	"github.com/v1gateway/v1gateway/usage"
@@ -151,7 +152,14 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		_ = usageRec.Close(fctx)
 	}()
 
-	gw, err := proxy.New(proxy.Options{Config: cfg, Limiter: lim, Logger: &log, Usage: usageRec, Telemetry: tel})
+	factStore, err := newFactStore(cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "config: redis_url:", err)
+		return 2
+	}
+	defer func() { _ = factStore.Close() }()
+	log.Info().Str("store", factStore.Kind()).Msg("fact store (templateId of pods and endpoints, template rollouts)")
+	gw, err := proxy.New(proxy.Options{Config: cfg, Limiter: lim, Logger: &log, Usage: usageRec, Telemetry: tel, Facts: factStore})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
@@ -232,6 +240,19 @@ func newUsageStore(cfg *config.Config) (usage.Store, func(), error) {
 	store := usage.NewRedisStore(client, "")
 	store.Retention = cfg.UsageRetention
 	return store, func() { _ = client.Close() }, nil
+}
+
+// newFactStore returns the fact store (P8): Redis when V1GW_REDIS_URL is
+// set (shared by every replica, surviving restarts), memory otherwise.
+func newFactStore(cfg *config.Config) (facts.Store, error) {
+	if cfg.RedisURL == "" {
+		return facts.NewMemory(facts.MemoryOptions{}), nil
+	}
+	client, err := facts.NewRedisClient(cfg.RedisURL)
+	if err != nil {
+		return nil, err
+	}
+	return facts.NewRedis(client, facts.RedisOptions{}), nil
 }
 
 // dialable turns a listener address into host:port a local curl can use.

@@ -1,0 +1,263 @@
+package facts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/v1gateway/v1gateway/internal/redisurl"
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// DefaultRedisPrefix starts every key of the Redis store, as "v1gw:rl:"
+// starts the limiter's. Keys (each id in braces, a Redis Cluster hash tag,
+// as the limiter's key ids):
+//
+//	v1gw:facts:pod:{<pod id>}            "c:<template id>" (string, TTL)
+//	v1gw:facts:endpoint:{<endpoint id>}  "c:<template id>" or "u:<template id>" (string, TTL)
+//	v1gw:facts:tpl:{<template id>}       endpoint ids made from the template (set, TTL)
+const DefaultRedisPrefix = "v1gw:facts:"
+
+// Redis is the store in Redis, shared by every replica: a fact one replica
+// records is seen by the others at their next read. Reads are one round
+// trip (one pipeline for a whole list).
+type Redis struct {
+	client redis.UniversalClient
+	prefix string
+	ttl    time.Duration
+	now    func() time.Time
+	// downUntil (unix nanoseconds): after a failure, Redis is not asked
+	// again for a second, so that an outage costs requests nothing.
+	downUntil atomic.Int64
+}
+
+// RedisOptions configure NewRedis; zero values take the defaults.
+type RedisOptions struct {
+	Prefix string           // "": DefaultRedisPrefix (tests use their own)
+	TTL    time.Duration    // 0: DefaultTTL
+	Now    func() time.Time // nil: time.Now
+}
+
+// NewRedisClient builds a client for the store from V1GW_REDIS_URL (the
+// forms of package redisurl). Calls are bounded by their context (the
+// gateway gives reads a few hundred milliseconds) and not retried unless
+// the URL says so. Its errors never contain the URL's secrets.
+func NewRedisClient(raw string) (redis.UniversalClient, error) {
+	t, err := redisurl.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("facts: %w", err)
+	}
+	c := t.Common()
+	*c.ClientName = "v1gateway-facts"
+	*c.ContextTimeoutEnabled = true
+	if !t.Sets("max_retries") {
+		*c.MaxRetries = -1 // no retry: a read falls back to v2's answer at once
+	}
+	return t.NewClient(), nil
+}
+
+// NewRedis returns a store on client.
+func NewRedis(client redis.UniversalClient, o RedisOptions) *Redis {
+	if o.Prefix == "" {
+		o.Prefix = DefaultRedisPrefix
+	}
+	if o.TTL <= 0 {
+		o.TTL = DefaultTTL
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Redis{client: client, prefix: o.Prefix, ttl: o.TTL, now: o.Now}
+}
+
+// Kind implements Store.
+func (*Redis) Kind() string { return "redis" }
+
+// Close implements Store.
+func (r *Redis) Close() error { return r.client.Close() }
+
+// ErrDown is returned while the store skips Redis after a failure.
+var ErrDown = errors.New("facts: Redis failed less than a second ago; not asked")
+
+func (r *Redis) key(kind, id string) string { return r.prefix + kind + ":{" + id + "}" }
+func (r *Redis) tplKey(tpl string) string   { return r.prefix + "tpl:{" + tpl + "}" }
+
+func (r *Redis) up() error {
+	if r.now().UnixNano() < r.downUntil.Load() {
+		return ErrDown
+	}
+	return nil
+}
+
+func (r *Redis) failed(err error) error {
+	if err != nil && !errors.Is(err, redis.Nil) && !errors.Is(err, context.Canceled) {
+		r.downUntil.Store(r.now().Add(time.Second).UnixNano())
+	}
+	return err
+}
+
+// Lookup implements translate.Facts: one pipeline of GETs.
+func (r *Redis) Lookup(ctx context.Context, kind string, ids []string) (map[string]translate.Fact, error) {
+	if !validKind(kind) {
+		return nil, errKind
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	if err := r.up(); err != nil {
+		return nil, err
+	}
+	if _, cluster := r.client.(*redis.ClusterClient); !cluster && len(ids) > 1 {
+		return r.mget(ctx, kind, ids)
+	}
+	var cmds []*redis.StringCmd
+	if len(ids) == 1 {
+		cmds = []*redis.StringCmd{r.client.Get(ctx, r.key(kind, ids[0]))}
+	} else {
+		cmds = make([]*redis.StringCmd, len(ids))
+		_, err := r.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for i, id := range ids {
+				cmds[i] = p.Get(ctx, r.key(kind, id))
+			}
+			return nil
+		})
+		if err != nil && !errors.Is(err, redis.Nil) {
+			return nil, r.failed(err)
+		}
+	}
+	var out map[string]translate.Fact
+	for i, c := range cmds {
+		v, err := c.Result()
+		if errors.Is(err, redis.Nil) {
+			continue
+		}
+		if err != nil {
+			return nil, r.failed(err)
+		}
+		if f, ok := decode(v); ok {
+			if out == nil {
+				out = make(map[string]translate.Fact)
+			}
+			out[ids[i]] = f
+		}
+	}
+	return out, nil
+}
+
+// mget is Lookup as one MGET (a single Redis or a sentinel-managed one; in
+// a cluster the keys live in different slots, and Lookup pipelines GETs,
+// which go-redis sends to each node at once).
+func (r *Redis) mget(ctx context.Context, kind string, ids []string) (map[string]translate.Fact, error) {
+	// The keys share one buffer (one allocation instead of one per key),
+	// sized first so that it never moves.
+	n := 0
+	for _, id := range ids {
+		n += len(r.prefix) + len(kind) + len(id) + 3
+	}
+	buf := make([]byte, 0, n)
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		start := len(buf)
+		buf = append(append(append(append(append(buf, r.prefix...), kind...), ":{"...), id...), '}')
+		keys[i] = unsafe.String(&buf[start], len(buf)-start)
+	}
+	vals, err := r.client.MGet(ctx, keys...).Result()
+	if err != nil {
+		return nil, r.failed(err)
+	}
+	var out map[string]translate.Fact
+	for i, v := range vals {
+		s, ok := v.(string)
+		if !ok {
+			continue
+		}
+		if f, ok := decode(s); ok {
+			if out == nil {
+				out = make(map[string]translate.Fact)
+			}
+			out[ids[i]] = f
+		}
+	}
+	return out, nil
+}
+
+// Record implements translate.Facts. For an endpoint it also keeps the
+// template's set of endpoints (TemplateEndpoints): the old fact is read
+// first (its template loses the endpoint; its Created stays).
+func (r *Redis) Record(ctx context.Context, kind, id string, f translate.Fact) error {
+	if !validKind(kind) {
+		return errKind
+	}
+	if err := r.up(); err != nil {
+		return err
+	}
+	k := r.key(kind, id)
+	if kind == translate.FactPod {
+		return r.failed(r.client.Set(ctx, k, encode(f), r.ttl).Err())
+	}
+	oldRaw, err := r.client.Get(ctx, k).Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return r.failed(err)
+	}
+	old, had := decode(oldRaw)
+	if had {
+		f.Created = f.Created || old.Created
+	}
+	_, err = r.client.Pipelined(ctx, func(p redis.Pipeliner) error {
+		p.Set(ctx, k, encode(f), r.ttl)
+		if had && old.TemplateID != f.TemplateID {
+			p.SRem(ctx, r.tplKey(old.TemplateID), id)
+		}
+		p.SAdd(ctx, r.tplKey(f.TemplateID), id)
+		p.Expire(ctx, r.tplKey(f.TemplateID), r.ttl)
+		return nil
+	})
+	return r.failed(err)
+}
+
+// Forget implements translate.Facts.
+func (r *Redis) Forget(ctx context.Context, kind, id string) error {
+	if !validKind(kind) {
+		return errKind
+	}
+	if err := r.up(); err != nil {
+		return err
+	}
+	k := r.key(kind, id)
+	if kind == translate.FactPod {
+		return r.failed(r.client.Del(ctx, k).Err())
+	}
+	oldRaw, err := r.client.GetDel(ctx, k).Result()
+	if errors.Is(err, redis.Nil) {
+		return nil
+	}
+	if err != nil {
+		return r.failed(err)
+	}
+	if old, ok := decode(oldRaw); ok {
+		return r.failed(r.client.SRem(ctx, r.tplKey(old.TemplateID), id).Err())
+	}
+	return nil
+}
+
+// TemplateEndpoints implements translate.Facts: one SMEMBERS. An endpoint
+// updated from another template since is removed from the set by Record;
+// the set may still name endpoints deleted outside the gateway, which the
+// rollout finds gone (404) and forgets.
+func (r *Redis) TemplateEndpoints(ctx context.Context, templateID string) ([]string, error) {
+	if err := r.up(); err != nil {
+		return nil, err
+	}
+	ids, err := r.client.SMembers(ctx, r.tplKey(templateID)).Result()
+	if err != nil {
+		return nil, r.failed(err)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
