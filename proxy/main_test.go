@@ -72,11 +72,6 @@ func (r simReading) apply(o *v2sim.Options) {
 	o.EndpointTemplate, o.PodTemplate, o.DataCenters = r.opts.EndpointTemplate, r.opts.PodTemplate, r.opts.DataCenters
 }
 
-// callerBound: the caller's own template is an endpoint's bound template.
-func (r simReading) callerBound() bool {
-	return r.opts.EndpointTemplate == v2sim.EndpointTemplateCaller
-}
-
 // podTemplateShown: pods show (and are blocked by) their template.
 func (r simReading) podTemplateShown() bool { return r.opts.PodTemplate == v2sim.PodTemplateVisible }
 
