@@ -136,10 +136,10 @@ type podCreator struct {
 	notes *Result
 	start time.Time
 
-	body     v2CreatePodBody
-	dcs      []string            // data centers every candidate is restricted to (nil: any)
-	candDCs  map[string][]string // per-candidate data centers (countryCodes)
-	cands    []string
+	body    v2CreatePodBody
+	dcs     []string            // data centers every candidate is restricted to (nil: any)
+	candDCs map[string][]string // per-candidate data centers (countryCodes)
+	cands   []string
 
 	sentDCs    []string          // the dataCenterIds of the last create sent
 	chosenOf   int               // in.chosen: how many types were eligible (podchoose.go)
