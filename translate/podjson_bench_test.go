@@ -32,7 +32,15 @@ func benchPodListFile(b *testing.B, name string) []byte {
 
 // BenchmarkPodListDecode decodes the 100 pods one at a time (podStream).
 func BenchmarkPodListDecode(b *testing.B) {
-	body := benchPodList(b)
+	benchDecode(b, benchPodList(b))
+}
+
+// BenchmarkPodListDecodeMixed is BenchmarkPodListDecode on the mixed list.
+func BenchmarkPodListDecodeMixed(b *testing.B) {
+	benchDecode(b, benchMixedList(b))
+}
+
+func benchDecode(b *testing.B, body []byte) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	var p v2Pod
