@@ -216,3 +216,15 @@ func TestFormatting(t *testing.T) {
 		}
 	}
 }
+
+func TestLimitSectionSaysWhetherAdmittedIsTheLimit(t *testing.T) {
+	for _, tc := range []struct {
+		admitted int
+		want     string
+	}{{600, "| **yes** |"}, {1182, "| no |"}} {
+		r := &Report{Options: DefaultOptions(), Limit: &LimitResult{Limit: 600, Gateways: 2, Connections: 128, Admitted: tc.admitted}}
+		if md := r.Markdown(); !strings.Contains(md, "## Rate limit under saturation") || !strings.Contains(md, tc.want) {
+			t.Errorf("admitted %d: section %q missing or without %q", tc.admitted, "Rate limit under saturation", tc.want)
+		}
+	}
+}

@@ -131,8 +131,9 @@ func (e *env) close() {
 	e.upstream.stop()
 }
 
-// start starts a fresh server of kind.
-func (e *env) start(kind string) (*server, error) {
+// start starts a fresh server of kind; a gateway gets extra arguments
+// after the benchmark's own (a flag given twice takes the last value).
+func (e *env) start(kind string, extra ...string) (*server, error) {
 	if kind == srvDirect {
 		return &server{kind: kind, base: e.upstreamURL}, nil
 	}
@@ -175,6 +176,7 @@ func (e *env) start(kind string) (*server, error) {
 		if kind == srvGatewayRedis {
 			args = append(args, "-redis", e.redisURL)
 		}
+		args = append(args, extra...)
 		s.p, err = startProc(kind, e.gatewayBin, args, []string{"V1GW_KEY_HASH_SECRET=v1gwbench-secret"}, nil)
 		if err == nil {
 			err = s.p.waitReady(s.admin+"/readyz", nil, http.StatusOK, 15*time.Second)
