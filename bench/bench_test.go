@@ -228,3 +228,16 @@ func TestLimitSectionSaysWhetherAdmittedIsTheLimit(t *testing.T) {
 		}
 	}
 }
+
+func TestScalingSectionListsEveryAccountSize(t *testing.T) {
+	r := &Report{Options: DefaultOptions(), Scaling: &ScalingResult{
+		Lists:   []ScalingRow{{Pods: 1, Gateway: ScalingPoint{PeakRSS: 40 << 20}, Bare: ScalingPoint{PeakRSS: 20 << 20}}, {Pods: 1000}},
+		Creates: []ScalingRow{{Pods: 10}, {Pods: 1000, Gateway: ScalingPoint{Errors: 3}}},
+	}}
+	md := r.Markdown()
+	for _, want := range []string{"## Scaling with the account", "| 1 | ", "| 1000 | ", "| 10 | ", "2.0×", "(3 errors)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("scaling section lacks %q", want)
+		}
+	}
+}

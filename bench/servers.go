@@ -51,18 +51,24 @@ type server struct {
 }
 
 func (e *env) startUpstream() error {
+	p, u, err := e.newUpstream(e.o.Pods)
+	e.upstream, e.upstreamURL = p, u
+	return err
+}
+
+// newUpstream starts a canned upstream whose list holds pods pods.
+func (e *env) newUpstream(pods int) (*proc, string, error) {
 	port, err := freePort()
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	p, err := startProc("upstream", e.self, []string{"-listen", addr, "-pods", strconv.Itoa(e.o.Pods)}, []string{RoleEnv + "=" + roleUpstream}, nil)
+	p, err := startProc("upstream", e.self, []string{"-listen", addr, "-pods", strconv.Itoa(pods)}, []string{RoleEnv + "=" + roleUpstream}, nil)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	e.upstream = p
-	e.upstreamURL = "http://" + addr
-	return p.waitReady(e.upstreamURL+"/v2/pods", nil, http.StatusOK, 10*time.Second)
+	u := "http://" + addr
+	return p, u, p.waitReady(u+"/v2/pods", nil, http.StatusOK, 10*time.Second)
 }
 
 // startRedis starts a throwaway redis-server (so that its command counter
