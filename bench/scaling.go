@@ -24,6 +24,10 @@ const ScalingCaseID = "scaling/account-size"
 // ScalingConcurrency is the requests in flight of the scaling runs.
 const ScalingConcurrency = 128
 
+// ScalingGoMemLimit is the gateway's GOMEMLIMIT in the scaling runs (the
+// Kubernetes and Compose manifests' value).
+const ScalingGoMemLimit = "230MiB"
+
 // ScalingPoint is one run.
 type ScalingPoint struct {
 	RPS       float64 `json:"rps"`
@@ -49,6 +53,10 @@ type ScalingResult struct {
 
 func (e *env) scaling(ctx context.Context) (*ScalingResult, error) {
 	res := &ScalingResult{}
+	// The gateway runs as the manifests deploy it: GOMEMLIMIT at ~90% of
+	// a 256 MiB container, which also sizes its answer budget.
+	e.gatewayEnv = []string{"GOMEMLIMIT=" + ScalingGoMemLimit}
+	defer func() { e.gatewayEnv = nil }()
 	run := func(kind, upstream string, t Target, want int) (ScalingPoint, error) {
 		saved := e.upstreamURL
 		e.upstreamURL = upstream
@@ -117,7 +125,7 @@ func fmtMiB(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20))
 func (r *ScalingResult) markdown(o Options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Scaling with the account\n\n"+
-		"Maximum throughput with %d connections (%s measured after %s of warm-up, one round, fresh processes); CPU µs per request of the proxy process; peak RSS with %d requests in flight. Gateway: in-memory limiter.\n\n", ScalingConcurrency, o.MaxDuration, o.Warmup, ScalingConcurrency)
+		"Maximum throughput with %d connections (%s measured after %s of warm-up, one round, fresh processes); CPU µs per request of the proxy process; peak RSS with %d requests in flight. Gateway: in-memory limiter, GOMEMLIMIT=%s as the manifests set it.\n\n", ScalingConcurrency, o.MaxDuration, o.Warmup, ScalingConcurrency, ScalingGoMemLimit)
 	b.WriteString("| pods in the list | v2 list | gateway `GET /v1/pods` req/s | CPU µs/req | peak RSS | bare `GET /v2/pods` req/s | CPU µs/req | peak RSS | RSS gateway/bare |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, row := range r.Lists {
 		b.WriteString(row.line())

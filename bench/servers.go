@@ -30,8 +30,9 @@ type env struct {
 	o          *Options
 	self       string // this program, re-executed for roles
 	gatewayBin string
-	nginxBin   string // "" when absent
-	dir        string // scratch directory
+	gatewayEnv []string // extra environment of the gateway processes (scaling.go)
+	nginxBin   string   // "" when absent
+	dir        string   // scratch directory
 
 	upstream    *proc
 	upstreamURL string
@@ -183,7 +184,7 @@ func (e *env) start(kind string, extra ...string) (*server, error) {
 			args = append(args, "-redis", e.redisURL)
 		}
 		args = append(args, extra...)
-		s.p, err = startProc(kind, e.gatewayBin, args, []string{"V1GW_KEY_HASH_SECRET=v1gwbench-secret"}, nil)
+		s.p, err = startProc(kind, e.gatewayBin, args, append([]string{"V1GW_KEY_HASH_SECRET=v1gwbench-secret"}, e.gatewayEnv...), nil)
 		if err == nil {
 			err = s.p.waitReady(s.admin+"/readyz", nil, http.StatusOK, 15*time.Second)
 		}
