@@ -105,7 +105,7 @@ var (
 
 // Do performs c with the caller's bearer token and request id. It returns
 // an error only when no HTTP answer was obtained (connection, timeout,
-// oversized body); any HTTP status is a Response.
+// oversized body, the answer budget full); any HTTP status is a Response.
 func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID string) (*Response, error) {
 	target := *u.base
 	target.RawPath = ""
