@@ -76,7 +76,8 @@ fuzz:
 	done
 
 ## bench: side-by-side load benchmark — direct, bare ReverseProxy, nginx, gateway
-## (pass-through and v1, memory and Redis limiter) — results in bench/results/
+## (pass-through and v1, memory and Redis limiter), and the rate limit of two
+## saturated gateways sharing one key — results in bench/results/
 ## and BENCHMARKS.md (with bench/HISTORY.md appended);
 ## about 4 minutes, not part of CI. BENCHFLAGS passes flags (e.g. -only list/).
 bench:

@@ -216,3 +216,28 @@ func TestFormatting(t *testing.T) {
 		}
 	}
 }
+
+func TestLimitSectionSaysWhetherAdmittedIsTheLimit(t *testing.T) {
+	for _, tc := range []struct {
+		admitted int
+		want     string
+	}{{600, "| **yes** |"}, {1182, "| no |"}} {
+		r := &Report{Options: DefaultOptions(), Limit: &LimitResult{Limit: 600, Gateways: 2, Connections: 128, Admitted: tc.admitted}}
+		if md := r.Markdown(); !strings.Contains(md, "## Rate limit under saturation") || !strings.Contains(md, tc.want) {
+			t.Errorf("admitted %d: section %q missing or without %q", tc.admitted, "Rate limit under saturation", tc.want)
+		}
+	}
+}
+
+func TestScalingSectionListsEveryAccountSize(t *testing.T) {
+	r := &Report{Options: DefaultOptions(), Scaling: &ScalingResult{
+		Lists:   []ScalingRow{{Pods: 1, Gateway: ScalingPoint{PeakRSS: 40 << 20}, Bare: ScalingPoint{PeakRSS: 20 << 20}}, {Pods: 1000}},
+		Creates: []ScalingRow{{Pods: 10}, {Pods: 1000, Gateway: ScalingPoint{Errors: 3}}},
+	}}
+	md := r.Markdown()
+	for _, want := range []string{"## Scaling with the account", "| 1 | ", "| 1000 | ", "| 10 | ", "2.0×", "(3 errors)"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("scaling section lacks %q", want)
+		}
+	}
+}

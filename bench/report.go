@@ -203,6 +203,12 @@ func (r *Report) Markdown() string {
 		fmt.Fprintf(&b, "| %s | %s | %s |\n", t.Name, orDash(t.Measured), met)
 	}
 	b.WriteString("\n")
+	if r.Limit != nil {
+		b.WriteString(r.Limit.markdown())
+	}
+	if r.Scaling != nil {
+		b.WriteString(r.Scaling.markdown(r.Options))
+	}
 	if cpu := r.CPUFindings(); len(cpu) > 0 {
 		b.WriteString("### Where the CPU goes (same runs)\n\n" +
 			"On this machine the load generator, the upstream, the proxy and Redis share the cores, so each case's throughput also pays for the others' CPU. " +

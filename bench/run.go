@@ -200,13 +200,15 @@ type CaseResult struct {
 
 // Report is a whole run.
 type Report struct {
-	Started  time.Time     `json:"started"`
-	Elapsed  time.Duration `json:"elapsed"`
-	Machine  Machine       `json:"machine"`
-	Options  Options       `json:"options"`
-	ListSize int           `json:"listBytes"`
-	Cases    []*CaseResult `json:"cases"`
-	Notes    []string      `json:"notes"`
+	Started  time.Time      `json:"started"`
+	Elapsed  time.Duration  `json:"elapsed"`
+	Machine  Machine        `json:"machine"`
+	Options  Options        `json:"options"`
+	ListSize int            `json:"listBytes"`
+	Cases    []*CaseResult  `json:"cases"`
+	Limit    *LimitResult   `json:"limit,omitempty"`   // the rate-limit case (limitexact.go)
+	Scaling  *ScalingResult `json:"scaling,omitempty"` // the account-size case (scaling.go)
+	Notes    []string       `json:"notes"`
 }
 
 // Run runs the benchmark.
@@ -290,7 +292,9 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		rep.Cases = append(rep.Cases, &CaseResult{ID: c.ID, Workload: c.Workload, Server: c.Server, Label: c.Label, def: c})
 	}
-	if len(rep.Cases) == 0 {
+	runLimit := e.redisURL != "" && (only == nil || only.MatchString(LimitCaseID))
+	runScaling := only == nil || only.MatchString(ScalingCaseID)
+	if len(rep.Cases) == 0 && !runLimit && !runScaling {
 		return nil, errors.New("no case to run")
 	}
 	runs := len(rep.Cases) * o.Rounds
@@ -319,6 +323,24 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	}
 	for _, cr := range rep.Cases {
 		cr.MaxRPS = median(mapSlice(cr.Max, func(s Sample) float64 { return s.RPS }))
+	}
+	if runLimit {
+		fmt.Fprintln(o.Log, "rate limit under saturation: two gateways, one key ...")
+		l, err := e.limitExact(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", LimitCaseID, err)
+		}
+		rep.Limit = l
+		fmt.Fprintf(o.Log, "[limit] admitted %d of %d (%d requests: %d over the limit, %d shed, %d other; %.0f fallbacks, %.0f Redis errors)\n",
+			l.Admitted, l.Limit, l.Requests, l.Limited, l.Shed, l.Other, l.Fallbacks, l.RedisErrors)
+	}
+	if runScaling {
+		fmt.Fprintln(o.Log, "scaling with the account: 1 to 1000 pods ...")
+		sc, err := e.scaling(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", ScalingCaseID, err)
+		}
+		rep.Scaling = sc
 	}
 	rates := halfRates(rep.Cases)
 

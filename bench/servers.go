@@ -30,8 +30,9 @@ type env struct {
 	o          *Options
 	self       string // this program, re-executed for roles
 	gatewayBin string
-	nginxBin   string // "" when absent
-	dir        string // scratch directory
+	gatewayEnv []string // extra environment of the gateway processes (scaling.go)
+	nginxBin   string   // "" when absent
+	dir        string   // scratch directory
 
 	upstream    *proc
 	upstreamURL string
@@ -51,18 +52,24 @@ type server struct {
 }
 
 func (e *env) startUpstream() error {
+	p, u, err := e.newUpstream(e.o.Pods)
+	e.upstream, e.upstreamURL = p, u
+	return err
+}
+
+// newUpstream starts a canned upstream whose list holds pods pods.
+func (e *env) newUpstream(pods int) (*proc, string, error) {
 	port, err := freePort()
 	if err != nil {
-		return err
+		return nil, "", err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	p, err := startProc("upstream", e.self, []string{"-listen", addr, "-pods", strconv.Itoa(e.o.Pods)}, []string{RoleEnv + "=" + roleUpstream}, nil)
+	p, err := startProc("upstream", e.self, []string{"-listen", addr, "-pods", strconv.Itoa(pods)}, []string{RoleEnv + "=" + roleUpstream}, nil)
 	if err != nil {
-		return err
+		return nil, "", err
 	}
-	e.upstream = p
-	e.upstreamURL = "http://" + addr
-	return p.waitReady(e.upstreamURL+"/v2/pods", nil, http.StatusOK, 10*time.Second)
+	u := "http://" + addr
+	return p, u, p.waitReady(u+"/v2/pods", nil, http.StatusOK, 10*time.Second)
 }
 
 // startRedis starts a throwaway redis-server (so that its command counter
@@ -131,8 +138,9 @@ func (e *env) close() {
 	e.upstream.stop()
 }
 
-// start starts a fresh server of kind.
-func (e *env) start(kind string) (*server, error) {
+// start starts a fresh server of kind; a gateway gets extra arguments
+// after the benchmark's own (a flag given twice takes the last value).
+func (e *env) start(kind string, extra ...string) (*server, error) {
 	if kind == srvDirect {
 		return &server{kind: kind, base: e.upstreamURL}, nil
 	}
@@ -175,7 +183,8 @@ func (e *env) start(kind string) (*server, error) {
 		if kind == srvGatewayRedis {
 			args = append(args, "-redis", e.redisURL)
 		}
-		s.p, err = startProc(kind, e.gatewayBin, args, []string{"V1GW_KEY_HASH_SECRET=v1gwbench-secret"}, nil)
+		args = append(args, extra...)
+		s.p, err = startProc(kind, e.gatewayBin, args, append([]string{"V1GW_KEY_HASH_SECRET=v1gwbench-secret"}, e.gatewayEnv...), nil)
 		if err == nil {
 			err = s.p.waitReady(s.admin+"/readyz", nil, http.StatusOK, 15*time.Second)
 		}

@@ -81,6 +81,10 @@ type Config struct {
 	// LimiterFail is what happens when the limiter store is down: "open"
 	// (allow) or "closed" (reject) (-limiter-fail, V1GW_LIMITER_FAIL, limiter_fail).
 	LimiterFail string
+	// LimiterTimeout bounds one Redis round trip of the rate limiter,
+	// measured on Redis's answer, not on time queued in the gateway
+	// (-limiter-timeout, V1GW_LIMITER_TIMEOUT, limiter_timeout).
+	LimiterTimeout time.Duration
 	// RequestTimeout bounds one upstream request
 	// (-request-timeout, V1GW_REQUEST_TIMEOUT, request_timeout).
 	RequestTimeout time.Duration
@@ -174,6 +178,7 @@ const (
 	DefaultRateLimitPerMinute    = 60
 	DefaultRequestTimeout        = 30 * time.Second
 	DefaultDrainTimeout          = 35 * time.Second
+	DefaultLimiterTimeout        = 50 * time.Millisecond
 	DefaultUpstreamRetries       = 2
 	MaxUpstreamRetries           = 2
 	DefaultBreakerFailures       = 5
@@ -220,6 +225,7 @@ func Default() *Config {
 		CompatMode:         "strict",
 		ResetMode:          "reject",
 		LimiterFail:        "open",
+		LimiterTimeout:     DefaultLimiterTimeout,
 		RequestTimeout:     DefaultRequestTimeout,
 		DrainTimeout:       DefaultDrainTimeout,
 		LogFormat:          "json",
@@ -289,6 +295,13 @@ var settings = []setting{
 	{key: "limiter_fail", flag: "limiter-fail", env: "V1GW_LIMITER_FAIL", arg: "MODE", def: "open",
 		help: "when Redis is down: open allows requests, closed rejects them",
 		set:  func(c *Config, v string) error { c.LimiterFail = enumValue(v); return nil }},
+	{key: "limiter_timeout", flag: "limiter-timeout", env: "V1GW_LIMITER_TIMEOUT", arg: "DURATION", def: DefaultLimiterTimeout.String(),
+		help: "how long Redis may take to answer a rate-limit decision before it counts as down (the breaker, then limiter_fail); time a decision waits for a CPU in a saturated gateway does not count, and one that cannot be sent within 10 times this is answered 503",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.LimiterTimeout = d
+			return err
+		}},
 	{key: "request_timeout", flag: "request-timeout", env: "V1GW_REQUEST_TIMEOUT", arg: "DURATION", def: DefaultRequestTimeout.String(),
 		help: "deadline of one upstream request (Go duration such as 30s, or whole seconds)",
 		set: func(c *Config, v string) error {
@@ -587,6 +600,7 @@ type fileConfig struct {
 	KeyHashSecret         *string           `yaml:"key_hash_secret"`
 	KeyLimits             map[string]string `yaml:"key_limits"`
 	LimiterFail           *string           `yaml:"limiter_fail"`
+	LimiterTimeout        *string           `yaml:"limiter_timeout"`
 	RequestTimeout        *string           `yaml:"request_timeout"`
 	DrainTimeout          *string           `yaml:"drain_timeout"`
 	Sunset                *string           `yaml:"sunset"`
@@ -618,7 +632,7 @@ func (f *fileConfig) scalars() map[string]*string {
 		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute,
 		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
 		"default_gpu_types": f.DefaultGPUTypes,
-		"limiter_fail":      f.LimiterFail, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
+		"limiter_fail":      f.LimiterFail, "limiter_timeout": f.LimiterTimeout, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
 		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,
 		"breaker_failures": f.BreakerFailures, "breaker_open_for": f.BreakerOpenFor,
@@ -909,6 +923,9 @@ func (c *Config) Validate() error {
 	}
 	if len(c.KeyLimits) > 0 && c.KeyHashSecretGenerated {
 		return c.errorf("key_limits", "needs V1GW_KEY_HASH_SECRET (or key_hash_secret): key ids are derived from it, and a generated secret changes on every start")
+	}
+	if c.LimiterTimeout <= 0 {
+		return c.errorf("limiter_timeout", "%q must be > 0", c.LimiterTimeout.String())
 	}
 	if c.RequestTimeout <= 0 {
 		return c.errorf("request_timeout", "%q must be > 0", c.RequestTimeout.String())
@@ -1229,6 +1246,7 @@ func (c *Config) Redacted() map[string]any {
 		"key_hash_secret_generated": c.KeyHashSecretGenerated,
 		"key_limits":                limits,
 		"limiter_fail":              c.LimiterFail,
+		"limiter_timeout":           c.LimiterTimeout.String(),
 		"request_timeout":           c.RequestTimeout.String(),
 		"drain_timeout":             c.DrainTimeout.String(),
 		"sunset":                    sunset,

@@ -19,6 +19,14 @@ import (
 // used. In fail-open mode (the default) Allow never returns an error.
 var ErrUnavailable = errors.New("rate limiter unavailable")
 
+// ErrOverloaded is wrapped by the error Allow returns when this process is
+// too busy to get a decision to Redis in time (it waited QueueWaitFactor
+// times the Redis timeout before its call could be sent): Redis is not at
+// fault, nothing was counted, and the request is to be shed (503 with
+// Retry-After), in either fail mode, rather than admitted without the
+// shared count.
+var ErrOverloaded = errors.New("rate limiter overloaded")
+
 // RedisKeyPrefix starts every key the limiter writes. A counter's full
 // name is RedisKeyPrefix + "{" + key id + "}:" + window start (unix
 // seconds, a multiple of 60), e.g. "v1gw:rl:{3f2a…}:1795323660". The braces
@@ -30,6 +38,11 @@ const (
 	DefaultRedisTimeout    = 50 * time.Millisecond
 	DefaultBreakerFailures = 3
 	DefaultBreakerOpenFor  = 500 * time.Millisecond
+	// QueueWaitFactor: a decision waits at most this many times the Redis
+	// timeout inside the process for its turn to be sent (the dispatcher
+	// sends one pipeline at a time); past it the process is overloaded and
+	// the decision is shed with ErrOverloaded (500 ms by default).
+	QueueWaitFactor = 10
 )
 
 // expiryMargin keeps a window's counter this long past the window's end
@@ -45,7 +58,12 @@ type RedisOptions struct {
 	// "redis-sentinel://[[user]:password@]host:port[,host:port]/mastername[?db=N]".
 	// See package internal/redisurl for the details.
 	URL string
-	// Timeout bounds each Redis call (default 50ms).
+	// Timeout bounds each Redis round trip (default 50ms), measured from
+	// when its pipeline is sent: time a decision spends queued inside the
+	// process before that is not counted, never opens the breaker and
+	// never sends the decision to the in-memory fallback; a decision that
+	// waits more than QueueWaitFactor × Timeout to be sent is shed
+	// (ErrOverloaded) instead.
 	Timeout time.Duration
 	// FailClosed makes Allow return an error wrapping ErrUnavailable
 	// while Redis cannot be used (V1GW_LIMITER_FAIL=closed) instead of
@@ -75,6 +93,7 @@ type Stats struct {
 	RedisCalls  uint64 // commands sent to Redis: one EVALSHA per decision, plus an EVAL after NOSCRIPT and a new connection's setup (HELLO, CLIENT SETNAME, ...)
 	RoundTrips  uint64 // pipelines sent to Redis: concurrent decisions share one (redisbatch.go), so at most one per decision
 	LocalDenied uint64 // decisions answered 429 from the local over-limit cache, without Redis
+	Overloaded  uint64 // decisions shed (ErrOverloaded): this process could not send them to Redis in time
 	Fallbacks   uint64 // decisions made by the in-memory fallback (fail-open) while Redis was unusable
 	RedisErrors uint64 // Redis calls that failed (timeouts, refused connections, error replies)
 	Fallback    bool   // Redis is currently considered unusable (breaker not closed, or the last call failed)
@@ -99,6 +118,7 @@ type Stats struct {
 type Redis struct {
 	target     *redisurl.Target
 	timeout    time.Duration
+	queueWait  time.Duration
 	failClosed bool
 	now        func() time.Time
 	logger     func(msg string, kv ...any)
@@ -122,15 +142,21 @@ type Redis struct {
 
 	// The dispatcher (redisbatch.go): decisions wait in reqs and go to
 	// Redis in pipelines; quit stops it (Close).
-	reqs chan *pendingCall
-	quit chan struct{}
+	reqs          chan *pendingCall
+	quit          chan struct{}
+	inflightSince atomic.Int64  // unix nanoseconds when the round trip in flight was sent; 0: none
+	inflightSlow  atomic.Uint64 // slowSchedulings(starved) when it was sent
+	starved       time.Duration // a wait for a CPU this long means the process is saturated (timeout/5)
 
-	decisions, redisCalls, roundTrips, localDenied, fallbacks, redisErrors atomic.Uint64
+	decisions, redisCalls, roundTrips, localDenied, fallbacks, redisErrors, overloaded atomic.Uint64
 }
 
 var _ Limiter = (*Redis)(nil)
 
-type clientBox struct{ c redis.UniversalClient }
+type clientBox struct {
+	c     redis.UniversalClient
+	ready bool // connected and the script loaded (set and read by the dispatcher only)
+}
 
 type scriptReply struct{ count, msToReset int64 }
 
@@ -167,6 +193,8 @@ func NewRedis(o RedisOptions) (*Redis, error) {
 	r := &Redis{
 		target:     t,
 		timeout:    o.Timeout,
+		queueWait:  QueueWaitFactor * o.Timeout,
+		starved:    o.Timeout / 5,
 		failClosed: o.FailClosed,
 		now:        o.Now,
 		logger:     o.Logger,
@@ -183,7 +211,7 @@ func NewRedis(o RedisOptions) (*Redis, error) {
 		MaxRequests:   1, // one probe in half-open state
 		Timeout:       o.BreakerOpenFor,
 		ReadyToTrip:   func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= failures },
-		IsExcluded:    func(err error) bool { return errors.Is(err, errCallerGone) },
+		IsExcluded:    func(err error) bool { return errors.Is(err, errCallerGone) || errors.Is(err, ErrOverloaded) },
 		OnStateChange: r.onStateChange,
 	})
 	return r, nil
@@ -192,7 +220,7 @@ func NewRedis(o RedisOptions) (*Redis, error) {
 func (r *Redis) newClientBox() *clientBox {
 	c := r.target.NewClient()
 	c.AddHook(countHook{&r.redisCalls})
-	return &clientBox{c}
+	return &clientBox{c: c}
 }
 
 // Allow implements Limiter. In fail-open mode it never returns an error.
@@ -226,6 +254,13 @@ func (r *Redis) Allow(ctx context.Context, keyID string, limit int) (Decision, e
 		}
 		return d, nil
 	}
+	if errors.Is(err, ErrOverloaded) {
+		// Nothing was sent: shed, whatever the fail mode (admitting
+		// without the shared count is how a saturated fleet passes its
+		// limits).
+		r.overloaded.Add(1)
+		return Decision{}, err
+	}
 	if r.failClosed {
 		return Decision{}, fmt.Errorf("%w: Redis: %v", ErrUnavailable, err)
 	}
@@ -244,6 +279,9 @@ func (r *Redis) call(ctx context.Context, keyID string) (scriptReply, error) {
 		err = fmt.Errorf("unexpected script reply %v", vals)
 	}
 	if err != nil {
+		if errors.Is(err, ErrOverloaded) {
+			return scriptReply{}, err
+		}
 		if ctx.Err() != nil {
 			return scriptReply{}, fmt.Errorf("%w: %w", errCallerGone, ctx.Err())
 		}
@@ -399,6 +437,7 @@ func (r *Redis) Stats() Stats {
 		RedisCalls:  r.redisCalls.Load(),
 		RoundTrips:  r.roundTrips.Load(),
 		LocalDenied: r.localDenied.Load(),
+		Overloaded:  r.overloaded.Load(),
 		Fallbacks:   r.fallbacks.Load(),
 		RedisErrors: r.redisErrors.Load(),
 		Fallback:    !r.Healthy(),

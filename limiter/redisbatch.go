@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -28,11 +29,18 @@ var errClosed = errors.New("rate limiter closed")
 
 // pendingCall is one decision waiting for its script reply.
 type pendingCall struct {
-	key  string // KEYS[1] of the script
-	vals []int64
-	err  error
-	done chan struct{} // closed once vals and err are set
+	key   string // KEYS[1] of the script
+	vals  []int64
+	err   error
+	done  chan struct{} // closed once vals and err are set
+	state atomic.Int32  // callQueued, then callTaken (by the dispatcher) or callAbandoned (by the caller)
 }
+
+const (
+	callQueued int32 = iota
+	callTaken
+	callAbandoned
+)
 
 // dispatch runs the batches until quit is closed.
 func (r *Redis) dispatch() {
@@ -43,16 +51,26 @@ func (r *Redis) dispatch() {
 		case <-r.quit:
 			return
 		case pc := <-r.reqs:
-			batch = append(batch[:0], pc)
+			batch = batch[:0]
+			if pc.state.CompareAndSwap(callQueued, callTaken) {
+				batch = append(batch, pc)
+			}
 		}
 	fill:
 		for len(batch) < maxBatch {
 			select {
 			case pc := <-r.reqs:
-				batch = append(batch, pc)
+				// A caller that gave up waiting (ErrOverloaded, or its
+				// request ended) is never sent: nothing is counted for it.
+				if pc.state.CompareAndSwap(callQueued, callTaken) {
+					batch = append(batch, pc)
+				}
 			default:
 				break fill
 			}
+		}
+		if len(batch) == 0 {
+			continue
 		}
 		cmds = r.runBatch(batch, cmds[:0])
 		clear(batch)
@@ -64,8 +82,32 @@ func (r *Redis) dispatch() {
 // answers NOSCRIPT, after a restart or SCRIPT FLUSH) and hands each caller
 // its reply.
 func (r *Redis) runBatch(batch []*pendingCall, cmds []*redis.Cmd) []*redis.Cmd {
-	c := r.client.Load().c
-	ctx, cancel := context.WithTimeout(context.Background(), r.timeout)
+	box := r.client.Load()
+	c := box.c
+	r.inflightSlow.Store(slowSchedulings(r.starved))
+	r.inflightSince.Store(time.Now().UnixNano())
+	defer r.inflightSince.Store(0)
+	if !box.ready {
+		// A new client: dial and load the script first, within the
+		// dispatcher's deadline, so that the round trip below is one write
+		// and one read (a dial, a handshake and a NOSCRIPT answer are
+		// several steps, each waiting for a CPU on a saturated process).
+		pctx, pcancel := context.WithTimeout(context.Background(), 2*r.queueWait)
+		err := rateScript.Load(pctx, c).Err()
+		pcancel()
+		if err != nil {
+			for _, pc := range batch {
+				pc.err = fmt.Errorf("loading the script: %w", err)
+				close(pc.done)
+			}
+			return cmds
+		}
+		box.ready = true
+	}
+	// The deadline is twice the queue wait, not the Redis timeout: callers
+	// judge the timeout (roundTrip), and a reply that comes late only
+	// because this process had no CPU for it is still read and honoured.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*r.queueWait)
 	defer cancel()
 	args := []any{int64(Window / time.Second), expiryMargin}
 	r.roundTrips.Add(1)
@@ -103,25 +145,51 @@ func (r *Redis) runBatch(batch []*pendingCall, cmds []*redis.Cmd) []*redis.Cmd {
 	return cmds
 }
 
-// roundTrip asks the dispatcher for one decision's script reply, waiting
-// at most the per-call timeout (and never past ctx).
+// roundTrip asks the dispatcher for one decision's script reply.
+//
+// The Redis timeout is judged on Redis, not on this process: every
+// r.timeout/2 (first after r.timeout) the caller wakes and looks at the
+// round trip in flight. If it has run longer than the timeout while this
+// process was responsive, Redis is
+// slow: the decision fails as a Redis error (breaker, fallback). If the
+// timer fired late, or any goroutine waited r.starved or more for a CPU
+// since the round trip was sent (sched.go), this process is short of CPU:
+// the round trip is not blamed on Redis, and the decision keeps waiting — but a decision
+// still queued unsent after queueWait is withdrawn (nothing counted) and
+// shed with ErrOverloaded. A decision already sent is waited for: its
+// round trip is bounded by the dispatcher's deadline (2 × queueWait), and a
+// request Redis counted is never also decided by the fallback.
 func (r *Redis) roundTrip(ctx context.Context, keyID string) ([]int64, error) {
-	cctx, cancel := context.WithTimeout(ctx, r.timeout)
-	defer cancel()
 	pc := &pendingCall{key: keyPrefix(keyID), done: make(chan struct{})}
-	select {
-	case r.reqs <- pc:
-	case <-r.quit:
-		return nil, errClosed
-	case <-cctx.Done():
-		return nil, fmt.Errorf("waiting to send to Redis: %w", cctx.Err())
-	}
-	select {
-	case <-pc.done:
-		return pc.vals, pc.err
-	case <-r.quit:
-		return nil, errClosed
-	case <-cctx.Done():
-		return nil, fmt.Errorf("waiting for Redis: %w", cctx.Err())
+	start := time.Now()
+	due := start.Add(r.timeout)
+	check := time.NewTimer(r.timeout)
+	defer check.Stop()
+	send := r.reqs
+	for {
+		select {
+		case send <- pc:
+			send = nil
+		case <-pc.done:
+			return pc.vals, pc.err
+		case <-r.quit:
+			return nil, errClosed
+		case <-ctx.Done():
+			pc.state.CompareAndSwap(callQueued, callAbandoned)
+			return nil, fmt.Errorf("waiting for Redis: %w", ctx.Err())
+		case <-check.C:
+			now := time.Now()
+			since := r.inflightSince.Load()
+			responsive := now.Sub(due) < r.starved && slowSchedulings(r.starved) == r.inflightSlow.Load()
+			if responsive && since != 0 && now.Sub(time.Unix(0, since)) >= r.timeout {
+				pc.state.CompareAndSwap(callQueued, callAbandoned)
+				return nil, fmt.Errorf("waiting for Redis: no answer within %v: %w", r.timeout, context.DeadlineExceeded)
+			}
+			if now.Sub(start) >= r.queueWait && (send != nil || pc.state.CompareAndSwap(callQueued, callAbandoned)) {
+				return nil, fmt.Errorf("%w: no turn to send to Redis within %v", ErrOverloaded, r.queueWait)
+			}
+			due = now.Add(r.timeout / 2)
+			check.Reset(r.timeout / 2)
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strconv"
 	"testing"
 
 	"github.com/rs/zerolog"
@@ -113,6 +114,12 @@ func (br *benchRequest) run(b *testing.B, h http.Handler) {
 // kind "memory" or "redis" (real Redis: skipped without one).
 func benchGateway(b *testing.B, kind string) *Gateway {
 	b.Helper()
+	return benchGatewayWith(b, kind, benchBodies)
+}
+
+// benchGatewayWith is benchGateway in front of the given canned answers.
+func benchGatewayWith(b *testing.B, kind string, bodies *canned.Bodies) *Gateway {
+	b.Helper()
 	// TestMain's check of declared v2 calls (a regexp per call) is not
 	// part of the gateway.
 	obs := callObserver
@@ -140,7 +147,7 @@ func benchGateway(b *testing.B, kind string) *Gateway {
 		b.Fatal(err)
 	}
 	rec := usage.New(usage.Options{FlushInterval: cfg.UsageFlushInterval})
-	gw, err := New(Options{Config: cfg, Limiter: lim, Transport: canned.Transport{B: benchBodies}, Logger: &log, Usage: rec, Telemetry: tel})
+	gw, err := New(Options{Config: cfg, Limiter: lim, Transport: canned.Transport{B: bodies}, Logger: &log, Usage: rec, Telemetry: tel})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -170,10 +177,21 @@ func BenchmarkGatewayGetPod(b *testing.B) {
 	benchGatewayRoute(b, "GET", "/v1/pods/"+canned.PodID, "", http.StatusOK)
 }
 
-// BenchmarkGatewayCreatePod: POST /v1/pods (pre-list of 100 pods, then
-// the create).
+// BenchmarkGatewayCreatePod: POST /v1/pods (one create).
 func BenchmarkGatewayCreatePod(b *testing.B) {
 	benchGatewayRoute(b, "POST", "/v1/pods", canned.CreateBody, http.StatusCreated)
+}
+
+// BenchmarkGatewayCreatePodAccount: POST /v1/pods for an account of 10 and
+// of 1000 pods (what GET /v2/pods would answer); the cost must not depend
+// on it.
+func BenchmarkGatewayCreatePodAccount(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		bodies := canned.New(n)
+		b.Run(strconv.Itoa(n)+"pods", func(b *testing.B) {
+			newBenchRequest("POST", "/v1/pods", canned.CreateBody, http.StatusCreated).run(b, benchGatewayWith(b, "memory", bodies))
+		})
+	}
 }
 
 // BenchmarkBareReverseProxy is the baseline: a plain ReverseProxy

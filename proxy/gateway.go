@@ -62,12 +62,17 @@ type Options struct {
 	// Facts is the fact store (P8): what v2 forgets and the gateway
 	// remembers; nil: an in-memory one.
 	Facts facts.Store
+	// BufferBudget bounds the bytes of v2 GET answers held in memory at
+	// once (membudget.go); 0: BufferBudgetShare of GOMEMLIMIT, none
+	// without one; < 0: none.
+	BufferBudget int64
 }
 
 // Gateway is the gateway's public HTTP handler.
 type Gateway struct {
 	cfg      *config.Config
 	upstream *Upstream
+	budget   *bufferBudget // nil: none (membudget.go)
 	base     *url.URL
 	limiter  limiter.Limiter
 	log      zerolog.Logger
@@ -172,6 +177,12 @@ func New(o Options) (*Gateway, error) {
 	g.upstream = NewUpstream(base, rt)
 	if o.Config.UpstreamMaxBody > 0 {
 		g.upstream.MaxBody = o.Config.UpstreamMaxBody
+	}
+	switch {
+	case o.BufferBudget > 0:
+		g.budget = newBufferBudgetOf(o.BufferBudget)
+	case o.BufferBudget == 0:
+		g.budget = newBufferBudget(g.upstream.MaxBody)
 	}
 	if !o.Config.Sunset.IsZero() {
 		g.sunset = o.Config.Sunset.UTC().Format(http.TimeFormat)

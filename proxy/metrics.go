@@ -91,7 +91,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	must(e)
 	out.upstreamRetries, e = m.Int64Counter(metricUpstreamRetries, metric.WithDescription("Retries of idempotent v2 calls, by method and reason."))
 	must(e)
-	out.limiterDecisions, e = m.Int64Counter(metricLimiterDecisions, metric.WithDescription("Rate-limit decisions: allowed, limited, error (allowed, fail-open) or unavailable (rejected, fail-closed)."))
+	out.limiterDecisions, e = m.Int64Counter(metricLimiterDecisions, metric.WithDescription("Rate-limit decisions: allowed, limited, error (allowed, fail-open), unavailable (rejected, fail-closed) or overloaded (rejected: the gateway could not have Redis decide in time)."))
 	must(e)
 	out.compatNotes, e = m.Int64Counter(metricCompatNotes, metric.WithDescription("Compatibility notes given to v1 clients (warnings, lenient drops, emulations, refusals; P7a), by note code and v1 operation. Per key: /usage."))
 	must(e)

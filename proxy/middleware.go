@@ -324,6 +324,14 @@ func (g *Gateway) withRateLimit(next http.Handler) http.Handler {
 			writeError(w, r, http.StatusServiceUnavailable, "rate limiter unavailable; try again shortly")
 			return
 		}
+		if errors.Is(err, limiter.ErrOverloaded) {
+			// This process is too busy to have the shared count decide in
+			// time: shed the request rather than admit it uncounted.
+			g.limiterDecision(r.Context(), info, "overloaded")
+			w.Header().Set("Retry-After", "1")
+			writeError(w, r, http.StatusServiceUnavailable, "the gateway is overloaded; try again shortly")
+			return
+		}
 		if err != nil {
 			// Fail open: a limiter failure never fails a request.
 			g.limiterDecision(r.Context(), info, "error")

@@ -4,8 +4,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -29,6 +31,29 @@ func TestLimiterFailClosedAnswers503(t *testing.T) {
 		t.Fatalf("status %d, want 503", resp.StatusCode)
 	}
 	readMessage(t, resp)
+	if rec.count() != 0 {
+		t.Fatal("request reached the upstream without a rate-limit decision")
+	}
+}
+
+type overloadedLimiter struct{}
+
+func (overloadedLimiter) Allow(context.Context, string, int) (limiter.Decision, error) {
+	return limiter.Decision{}, fmt.Errorf("%w: no turn to send to Redis within 500ms", limiter.ErrOverloaded)
+}
+func (overloadedLimiter) Close() error { return nil }
+
+// A gateway too busy to have Redis decide in time sheds the request (503,
+// Retry-After) in fail-open mode too: it never admits it uncounted.
+func TestLimiterOverloadedSheds503(t *testing.T) {
+	srv, rec := newTestGateway(t, func(_ *config.Config, o *Options) { o.Limiter = overloadedLimiter{} })
+	resp := do(t, "GET", srv.URL+"/v1/pods", "k", nil, nil)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") != "1" {
+		t.Fatalf("status %d, Retry-After %q; want 503 and 1", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if msg := readMessage(t, resp); !strings.Contains(msg, "overloaded") {
+		t.Errorf("message %q", msg)
+	}
 	if rec.count() != 0 {
 		t.Fatal("request reached the upstream without a rate-limit decision")
 	}

@@ -84,6 +84,9 @@ type Call struct {
 	Path   string
 	Query  url.Values
 	Body   []byte // JSON; nil for none
+	// Charge, when set, is asked for every n bytes of the answer before
+	// more is read; false stops the reading with a BudgetExceededError.
+	Charge func(n int64) bool
 }
 
 // Response is a fully read v2 answer.
@@ -102,7 +105,7 @@ var (
 
 // Do performs c with the caller's bearer token and request id. It returns
 // an error only when no HTTP answer was obtained (connection, timeout,
-// oversized body); any HTTP status is a Response.
+// oversized body, the answer budget full); any HTTP status is a Response.
 func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID string) (*Response, error) {
 	target := *u.base
 	target.RawPath = ""
@@ -144,7 +147,7 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 		return nil, err
 	}
 	defer resp.Body.Close()
-	b, err := readBody(getBodyBuf(), resp.Body, resp.ContentLength, u.MaxBody)
+	b, err := readBody(getBodyBuf(), resp.Body, resp.ContentLength, u.MaxBody, c.Charge)
 	if err != nil {
 		return nil, err
 	}
@@ -181,9 +184,31 @@ func releaseBody(b []byte) {
 // from its start; grown as needed, once to the declared length when there
 // is one) and still reads to EOF so that the connection goes back to the
 // pool.
-func readBody(buf []byte, r io.Reader, length, limit int64) ([]byte, error) {
+func readBody(buf []byte, r io.Reader, length, limit int64, charge func(int64) bool) ([]byte, error) {
 	if length > limit {
 		return nil, &AnswerTooLargeError{Limit: limit}
+	}
+	// charged: bytes of the answer the budget has granted; read no
+	// further than that (a declared length is asked for at once).
+	charged := int64(0)
+	need := func(upTo int64) error {
+		if charge == nil || upTo <= charged {
+			return nil
+		}
+		n := upTo - charged
+		if length < 0 {
+			n = max(n, 64<<10) // chunked: in steps of 64 KiB
+		}
+		if !charge(n) {
+			return &BudgetExceededError{}
+		}
+		charged += n
+		return nil
+	}
+	if length >= 0 {
+		if err := need(length + 1); err != nil {
+			return nil, err
+		}
 	}
 	b := buf[:0]
 	if length >= 0 && int64(cap(b)) < length+1 {
@@ -206,6 +231,14 @@ func readBody(buf []byte, r io.Reader, length, limit int64) ([]byte, error) {
 		room := b[len(b):cap(b)]
 		if int64(len(room)) > most-int64(len(b)) {
 			room = room[:most-int64(len(b))]
+		}
+		if charge != nil {
+			if err := need(int64(len(b)) + 1); err != nil {
+				return nil, err
+			}
+			if int64(len(room)) > charged-int64(len(b)) {
+				room = room[:charged-int64(len(b))]
+			}
 		}
 		n, err := r.Read(room)
 		b = b[:len(b)+n]

@@ -36,7 +36,7 @@ func TestReadBody(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			// One byte per Read: every grow and boundary is exercised.
-			got, err := readBody(tt.buf, iotest.OneByteReader(strings.NewReader(tt.body)), tt.length, limit)
+			got, err := readBody(tt.buf, iotest.OneByteReader(strings.NewReader(tt.body)), tt.length, limit, nil)
 			var tl *AnswerTooLargeError
 			switch {
 			case tt.tooBig:
@@ -58,7 +58,7 @@ func TestReadBody(t *testing.T) {
 
 func TestReadBodyReadError(t *testing.T) {
 	boom := errors.New("connection reset")
-	if _, err := readBody(nil, io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(boom)), -1, 64); !errors.Is(err, boom) {
+	if _, err := readBody(nil, io.MultiReader(strings.NewReader("ab"), iotest.ErrReader(boom)), -1, 64, nil); !errors.Is(err, boom) {
 		t.Fatalf("err = %v", err)
 	}
 }
@@ -99,7 +99,7 @@ func TestReadBodyReadsAtMostLimitPlusOne(t *testing.T) {
 	for _, limit := range []int64{1, 100, 16 << 10, 64 << 10, 100_000, 1 << 20} {
 		for _, buf := range [][]byte{nil, make([]byte, 0, 5), make([]byte, 0, 1<<20)} {
 			cr := &countingReader{r: io.LimitReader(zeroReader{}, 4*limit+(64<<10))}
-			_, err := readBody(buf, cr, -1, limit)
+			_, err := readBody(buf, cr, -1, limit, nil)
 			var tl *AnswerTooLargeError
 			if !errors.As(err, &tl) {
 				t.Fatalf("limit %d: err = %v, want AnswerTooLargeError", limit, err)

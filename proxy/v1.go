@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gorilla/mux"
 
@@ -31,6 +32,12 @@ type upstreamCaller struct {
 	mu       sync.Mutex
 	bodies   [][]byte
 	released bool
+
+	// budget, when set, bounds the bytes of GET answers in memory across
+	// requests (membudget.go); held is this request's share, given back
+	// by releaseBudget when the request ends.
+	budget *bufferBudget
+	held   atomic.Int64
 }
 
 // callObserver, when set (by tests), sees every v2 call a plan makes.
@@ -44,7 +51,17 @@ func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*tran
 		infoFrom(ctx).addCall(call.Method, call.Path, "cached", 0, 0)
 		return a, nil
 	}
-	resp, err := c.up.Do(ctx, Call{Method: call.Method, Path: call.Path, Query: call.Query, Body: call.Body}, c.authorization, c.requestID)
+	uc := Call{Method: call.Method, Path: call.Path, Query: call.Query, Body: call.Body}
+	if c.budget != nil && call.Method == http.MethodGet {
+		uc.Charge = func(n int64) bool {
+			if !c.budget.acquire(ctx, n, BufferBudgetWait) {
+				return false
+			}
+			c.held.Add(n)
+			return true
+		}
+	}
+	resp, err := c.up.Do(ctx, uc, c.authorization, c.requestID)
 	if err != nil {
 		return nil, normalizeCallError(err)
 	}
@@ -70,6 +87,13 @@ func (c *upstreamCaller) release() {
 	c.mu.Unlock()
 	for _, b := range bodies {
 		releaseBody(b)
+	}
+}
+
+// releaseBudget gives the request's share of the memory budget back.
+func (c *upstreamCaller) releaseBudget() {
+	if c.budget != nil {
+		c.budget.release(c.held.Swap(0))
 	}
 }
 
@@ -131,7 +155,8 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 		defer cancel()
-		caller := &upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context())}
+		caller := &upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context()), budget: g.budget}
+		defer caller.releaseBudget()
 		res := op.Plan(ctx, &translate.Request{
 			Op:     op,
 			Params: params,

@@ -32,7 +32,7 @@ func TestEmptyStringsMeanNotSetOnEveryOperation(t *testing.T) {
 		{op: "CreatePod", body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"name":"","templateId":"","networkVolumeId":"","containerRegistryAuthId":"",
 			"cloudType":"","computeType":"","gpuTypePriority":"","cpuFlavorPriority":"","dataCenterPriority":"","volumeMountPath":"","dockerArgs":"","minCudaVersion":"",
 			"ports":"","env":"","vcpuCount":""}`,
-			script: []step{listStep(preList), createStep(newPod("p1"))}, write: "POST /v2/pods", status: 201,
+			script: []step{createStep(newPod("p1"))}, write: "POST /v2/pods", status: 201,
 			want: `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE","gpu":{"id":"NVIDIA A40","count":1},
 				"mounts":{"persistent":{"size":20,"path":"/workspace"}},"startSsh":true}`},
 		{op: "UpdatePod", params: podParams, body: `{"name":"","imageName":"","containerRegistryAuthId":"","volumeMountPath":"","dockerArgs":"","containerDiskInGb":60}`,

@@ -148,7 +148,12 @@ func FromV2Error(op *Operation, a *V2Answer) *Result {
 func FromCallError(err error) *Result {
 	var ue interface{ Unavailable() bool }
 	var tl interface{ AnswerTooLarge() int64 }
+	var ol interface{ Overloaded() bool }
 	switch {
+	case errors.As(err, &ol) && ol.Overloaded():
+		r := Fail(http.StatusServiceUnavailable, "the gateway is overloaded (the v2 answers of the requests in flight fill its memory budget); try again shortly")
+		r.RetryAfter = "1"
+		return r
 	case errors.As(err, &tl):
 		return Fail(http.StatusBadGateway, fmt.Sprintf("the v2 answer is larger than the gateway's limit of %d bytes", tl.AnswerTooLarge()))
 	case errors.Is(err, context.DeadlineExceeded):

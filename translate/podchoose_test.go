@@ -83,8 +83,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	noCapacity := createFail(400, "no capacity")
 
 	t.Run("most available first, then the lower price; unavailable, other-cloud and non-v1 types are never tried", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), listStep(preList),
-			noCapacity, noCapacity, noCapacity)
+		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), noCapacity, noCapacity, noCapacity)
 		wantStatus(t, res, 400)
 		if got, want := createdIDs(t, f), []string{l4, h100, a40}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
@@ -92,8 +91,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 		wantMessage(t, res, "none of the 3 candidates")
 	})
 	t.Run("the chosen type and its price are named in X-Compat-Warning", func(t *testing.T) {
-		res, _ := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), listStep(preList),
-			noCapacity, createStep(gpuPod(h100)))
+		res, _ := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), noCapacity, createStep(gpuPod(h100)))
 		wantStatus(t, res, 201)
 		wantWarning(t, res, "gpuTypeIds was not sent: the gateway chose NVIDIA H100 80GB HBM3 (availability HIGH, list price $2.99/h per GPU on SECURE), the first that v2 could create of 3 v1 GPU types")
 		wantWarning(t, res, "more than ten times")
@@ -106,8 +104,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	})
 	t.Run("COMMUNITY cloud ranks the community offers and prices", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body(`,"cloudType":"COMMUNITY"`)},
-			gpuCatStep("cloud=COMMUNITY&count=1&include=AVAILABILITY&product=POD", choiceCatalog), listStep(preList),
-			noCapacity, noCapacity, noCapacity)
+			gpuCatStep("cloud=COMMUNITY&count=1&include=AVAILABILITY&product=POD", choiceCatalog), noCapacity, noCapacity, noCapacity)
 		wantStatus(t, res, 400)
 		if got, want := createdIDs(t, f), []string{h100, a4000, a40}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
@@ -115,8 +112,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	})
 	t.Run("default_gpu_types narrows the set, and its order breaks availability ties", func(t *testing.T) {
 		opts := Options{DefaultGPUTypes: []string{a40, h100, l4}}
-		res, f := run(t, "CreatePod", runOpts{body: body(""), options: opts}, gpuCatStep(gpuCatQuery, choiceCatalog), listStep(preList),
-			noCapacity, noCapacity, createStep(gpuPod(a40)))
+		res, f := run(t, "CreatePod", runOpts{body: body(""), options: opts}, gpuCatStep(gpuCatQuery, choiceCatalog), noCapacity, noCapacity, createStep(gpuPod(a40)))
 		wantStatus(t, res, 201)
 		if got, want := createdIDs(t, f), []string{h100, l4, a40}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
@@ -124,8 +120,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 		wantWarning(t, res, "of 3 of the gateway's default GPU types (default_gpu_types) ranked by availability, then their configured order")
 	})
 	t.Run("dataCenterIds keep only the types offered there", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body(`,"dataCenterIds":["EU-RO-1"]`)}, gpuCatStep(gpuCatQuery, choiceCatalog), listStep(preList),
-			createStep(gpuPod(a40)))
+		res, f := run(t, "CreatePod", runOpts{body: body(`,"dataCenterIds":["EU-RO-1"]`)}, gpuCatStep(gpuCatQuery, choiceCatalog), createStep(gpuPod(a40)))
 		wantStatus(t, res, 201)
 		if got := createdIDs(t, f); !reflect.DeepEqual(got, []string{a40}) {
 			t.Errorf("tried %q", got)
@@ -157,8 +152,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	t.Run("catalog unreadable with default_gpu_types: those, in the configured order, with a warning", func(t *testing.T) {
 		opts := Options{DefaultGPUTypes: []string{l4, a40}}
 		res, f := run(t, "CreatePod", runOpts{body: body(""), options: opts},
-			step{method: "GET", path: "/v2/catalog/gpus", query: "*", status: 503, body: problem(503, "catalog down")}, listStep(preList),
-			noCapacity, createStep(gpuPod(a40)))
+			step{method: "GET", path: "/v2/catalog/gpus", query: "*", status: 503, body: problem(503, "catalog down")}, noCapacity, createStep(gpuPod(a40)))
 		wantStatus(t, res, 201)
 		if got := createdIDs(t, f); !reflect.DeepEqual(got, []string{l4, a40}) {
 			t.Errorf("tried %q", got)
@@ -172,7 +166,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 		for _, id := range sortedKeys(v1GPUTypeIDs)[:12] {
 			entries = append(entries, gpuEntry(id, "HIGH", true, true, 1, 1))
 		}
-		script := []step{gpuCatStep(gpuCatQuery, `{"gpus":[`+strings.Join(entries, ",")+`]}`), listStep(preList)}
+		script := []step{gpuCatStep(gpuCatQuery, `{"gpus":[`+strings.Join(entries, ",")+`]}`)}
 		for i := 0; i < maxChosenCandidates; i++ {
 			script = append(script, noCapacity)
 		}
@@ -184,8 +178,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	})
 	for _, absent := range []string{``, `,"gpuTypeIds":null`, `,"gpuTypeIds":[]`, `,"gpuTypeIds":""`} {
 		t.Run("gpuTypeIds "+strings.TrimPrefix(absent, `,"gpuTypeIds":`)+" is not sent", func(t *testing.T) {
-			res, f := run(t, "CreatePod", runOpts{body: body(absent)}, gpuCatStep(gpuCatQuery, choiceCatalog), listStep(preList),
-				createStep(gpuPod(l4)))
+			res, f := run(t, "CreatePod", runOpts{body: body(absent)}, gpuCatStep(gpuCatQuery, choiceCatalog), createStep(gpuPod(l4)))
 			wantStatus(t, res, 201)
 			if got := createdIDs(t, f); !reflect.DeepEqual(got, []string{l4}) {
 				t.Errorf("tried %q", got)
@@ -194,8 +187,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	}
 	t.Run("a lost reply is looked for, never created again (P3)", func(t *testing.T) {
 		mine := gpuPod(l4)
-		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), listStep(preList),
-			createFail(500, "internal"), listStep(podList(mine)))
+		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), createFail(500, "internal"), lookupStep(podList(mine)))
 		wantStatus(t, res, 201)
 		if n := f.count("POST", "/v2/pods"); n != 1 {
 			t.Fatalf("%d creates, want exactly 1", n)
@@ -205,8 +197,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 		}
 	})
 	t.Run("a lost reply with nothing found stops: no second candidate", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), listStep(preList),
-			createFail(502, "bad gateway"), listStep(preList))
+		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), createFail(502, "bad gateway"), lookupStep(preList))
 		wantStatus(t, res, 502)
 		wantMessage(t, res, "may or may not have been created")
 		if n := f.count("POST", "/v2/pods"); n != 1 {
@@ -215,8 +206,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	})
 	t.Run("minCudaVersion scopes the catalog and becomes the CUDA floor", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body(`,"minCudaVersion":"12.4"`)},
-			gpuCatStep("cloud=SECURE&count=1&include=AVAILABILITY&minCudaVersion=12.4&product=POD", choiceCatalog), listStep(preList),
-			createStep(gpuPod(l4)))
+			gpuCatStep("cloud=SECURE&count=1&include=AVAILABILITY&minCudaVersion=12.4&product=POD", choiceCatalog), createStep(gpuPod(l4)))
 		wantStatus(t, res, 201)
 		if b := f.bodies("POST", "/v2/pods")[0]; !strings.Contains(b, `"gpu":{"id":"NVIDIA L4","count":1,"minCudaVersion":"12.4"}`) {
 			t.Errorf("create body %s", b)
@@ -238,8 +228,7 @@ func TestCreateCPUPodWithoutCPUFlavorIDs(t *testing.T) {
 	noCapacity := createFail(400, "no capacity")
 	for _, absent := range []string{``, `,"cpuFlavorIds":null`, `,"cpuFlavorIds":[]`, `,"cpuFlavorIds":""`} {
 		t.Run("cpuFlavorIds "+strings.TrimPrefix(absent, `,"cpuFlavorIds":`)+" is not sent: available flavors by availability, then price, 2 vCPUs", func(t *testing.T) {
-			res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img"` + absent + `}`}, cpuCat, listStep(preList),
-				noCapacity, noCapacity, created)
+			res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img"` + absent + `}`}, cpuCat, noCapacity, noCapacity, created)
 			wantStatus(t, res, 201)
 			if got, want := createdIDs(t, f), []string{"cpu5c", "cpu3c", "cpu3g"}; !reflect.DeepEqual(got, want) {
 				t.Errorf("tried %q, want %q", got, want)
@@ -252,8 +241,7 @@ func TestCreateCPUPodWithoutCPUFlavorIDs(t *testing.T) {
 	}
 	t.Run("catalog unreadable: every v1 CPU flavor in turn, with a warning", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img","vcpuCount":4}`},
-			step{method: "GET", path: "/v2/catalog/cpus", query: "*", status: 500, body: problem(500, "boom")}, listStep(preList),
-			noCapacity, created)
+			step{method: "GET", path: "/v2/catalog/cpus", query: "*", status: 500, body: problem(500, "boom")}, noCapacity, created)
 		wantStatus(t, res, 201)
 		if got, want := createdIDs(t, f), []string{"cpu3c", "cpu3g"}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
@@ -277,7 +265,7 @@ func TestCreateCPUPodWithoutCPUFlavorIDs(t *testing.T) {
 		// defaults; empty strings for what the user did not give.
 		body := `{"name":"cpu-box","imageName":"ubuntu:22.04","computeType":"CPU","containerDiskInGb":20,"volumeMountPath":"/workspace",
 			"cloudType":"SECURE","templateId":"","networkVolumeId":"","minCudaVersion":"12.4","dockerArgs":"sleep infinity","supportPublicIp":true}`
-		res, f := run(t, "CreatePod", runOpts{body: body}, cpuCat, listStep(preList), created)
+		res, f := run(t, "CreatePod", runOpts{body: body}, cpuCat, created)
 		wantStatus(t, res, 201)
 		jsonEqual(t, "v2 create body", []byte(f.bodies("POST", "/v2/pods")[0]), `{"name":"cpu-box","image":"ubuntu:22.04","args":"sleep infinity",
 			"disk":20,"ports":["8888/http","22/tcp"],"cloud":"SECURE","cpu":{"id":"cpu5c","vcpuCount":2},"startSsh":true}`)
@@ -303,7 +291,7 @@ func TestCreatePodFieldsRealClientsSendOutsideV1(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, f := run(t, "CreatePod", runOpts{body: tc.body}, listStep(preList), createStep(newPod("p1")))
+			res, f := run(t, "CreatePod", runOpts{body: tc.body}, createStep(newPod("p1")))
 			wantStatus(t, res, 201)
 			if b := f.bodies("POST", "/v2/pods")[0]; !strings.Contains(b, tc.want) {
 				t.Errorf("create body %s should contain %s", b, tc.want)
@@ -315,7 +303,7 @@ func TestCreatePodFieldsRealClientsSendOutsideV1(t *testing.T) {
 	}
 	t.Run("minCudaVersion on a CPU pod is ignored, as v1 ignored GPU fields there", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu3c"],"minCudaVersion":"12.4"}`},
-			listStep(preList), createStep(newPod("p1", cpuPod)))
+			createStep(newPod("p1", cpuPod)))
 		wantStatus(t, res, 201)
 		if b := f.bodies("POST", "/v2/pods")[0]; strings.Contains(b, "Cuda") {
 			t.Errorf("create body %s", b)

@@ -437,7 +437,12 @@ func unescapeJSON(b []byte) string {
 		}
 		i += 2
 	}
-	return string(out)
+	if len(out) == 0 {
+		return ""
+	}
+	// out is not used again: the string shares its memory (one
+	// allocation, not two).
+	return unsafe.String(&out[0], len(out))
 }
 
 func hex4(b []byte) rune {
@@ -1694,10 +1699,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 func appendPodArgs(w *jw, args string) []byte {
 	for i := 0; i < len(args); i++ {
 		if c := args[i]; c == '\\' || c == '\'' || c == '"' {
-			if words := splitPodArgs(args); words != nil {
-				w.strs("dockerStartCmd", words)
-			}
-			return w.b
+			return appendQuotedPodArgs(w, args)
 		}
 	}
 	w.key("dockerStartCmd")
@@ -1718,6 +1720,39 @@ func appendPodArgs(w *jw, args string) []byte {
 		}
 	}
 	return append(w.b, ']')
+}
+
+// appendQuotedPodArgs is appendPodArgs for args with quotes or
+// backslashes: the words are split (SplitArgs) straight into the answer,
+// without a string per word; on an unterminated quote dockerStartCmd is
+// left out, as fillV1Pod leaves it.
+func appendQuotedPodArgs(w *jw, args string) []byte {
+	mark, first := len(w.b), w.first
+	w.key("dockerStartCmd")
+	w.b = append(w.b, '[')
+	var buf [256]byte
+	word := buf[:0]
+	it := argWords{s: args}
+	for n := 0; ; n++ {
+		var ok bool
+		var err error
+		word, ok, err = it.next(word[:0])
+		if err != nil {
+			w.b, w.first = w.b[:mark], first
+			return w.b
+		}
+		if !ok {
+			return append(w.b, ']')
+		}
+		if n > 0 {
+			w.b = append(w.b, ',')
+		}
+		if len(word) == 0 {
+			w.b = append(w.b, '"', '"')
+			continue
+		}
+		w.b = appendJSONString(w.b, unsafe.String(&word[0], len(word)))
+	}
 }
 
 func appendV1PodGPU(b []byte, g *v1PodGPU) []byte {

@@ -13,7 +13,17 @@ import (
 // ~98 KB, written by bench/canned), so that figures here and there agree.
 
 func benchPodList(b *testing.B) []byte {
-	body, err := os.ReadFile("testdata/podlist100.json")
+	return benchPodListFile(b, "testdata/podlist100.json")
+}
+
+// benchMixedList is testdata/podlistmixed100.json: bench/canned's Mixed(100),
+// five kinds of pods, most with quotes and escapes in args (issue 16).
+func benchMixedList(b *testing.B) []byte {
+	return benchPodListFile(b, "testdata/podlistmixed100.json")
+}
+
+func benchPodListFile(b *testing.B, name string) []byte {
+	body, err := os.ReadFile(name)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -22,7 +32,15 @@ func benchPodList(b *testing.B) []byte {
 
 // BenchmarkPodListDecode decodes the 100 pods one at a time (podStream).
 func BenchmarkPodListDecode(b *testing.B) {
-	body := benchPodList(b)
+	benchDecode(b, benchPodList(b))
+}
+
+// BenchmarkPodListDecodeMixed is BenchmarkPodListDecode on the mixed list.
+func BenchmarkPodListDecodeMixed(b *testing.B) {
+	benchDecode(b, benchMixedList(b))
+}
+
+func benchDecode(b *testing.B, body []byte) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	var p v2Pod
@@ -71,6 +89,24 @@ func BenchmarkPodListPlan(b *testing.B) {
 		res := op.Plan(ctx, req, c)
 		if res.Status != 200 {
 			b.Fatal(res.Status)
+		}
+		ReleaseBody(res.Body)
+	}
+}
+
+// BenchmarkPodListPlanMixed is BenchmarkPodListPlan on the mixed list.
+func BenchmarkPodListPlanMixed(b *testing.B) {
+	body := benchMixedList(b)
+	op, _ := Lookup("ListPods")
+	c := cannedCaller{&V2Answer{Status: 200, Header: http.Header{"Content-Type": {"application/json"}}, Body: body}}
+	req := &Request{Op: op, Query: url.Values{}}
+	ctx := context.Background()
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		res := op.Plan(ctx, req, c)
+		if res.Status != 200 {
+			b.Fatal(res.Status, string(res.Body))
 		}
 		ReleaseBody(res.Body)
 	}

@@ -40,7 +40,8 @@ var (
 	LostReplyGrace = 3 * time.Second
 	// createClockSkew is how much older than the request a pod may look
 	// (v2's clock vs the gateway's) and still count as created by it, when
-	// the pre-create list of pods could not be read.
+	// v2's answer to the lost-reply lookup carries no readable Date header
+	// (then v2's clock is unknown).
 	createClockSkew = 2 * time.Minute
 	// max429Retries bounds the 429 back-offs of one create request.
 	max429Retries = 3
@@ -104,7 +105,10 @@ func unknownFieldsWarning(schema string, keys []string) string {
 // #3 POST /pods
 
 // createPodPlan is CreatePod: validate, pre-read (network volume, template,
-// catalog, existing pods), one create per candidate, then lock (P1–P4).
+// catalog), one create per candidate, then lock (P1–P4). Nothing before the
+// create depends on how many pods the account has: a pod created by a create
+// whose reply was lost is recognised afterwards by its name and creation time
+// (afterLostReply).
 func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	in, msg := parsePodCreate(req.Body)
 	if in == nil {
@@ -132,11 +136,10 @@ type podCreator struct {
 	notes *Result
 	start time.Time
 
-	body     v2CreatePodBody
-	dcs      []string            // data centers every candidate is restricted to (nil: any)
-	candDCs  map[string][]string // per-candidate data centers (countryCodes)
-	cands    []string
-	existing map[string]bool // pods that existed before the first create; nil if unknown
+	body    v2CreatePodBody
+	dcs     []string            // data centers every candidate is restricted to (nil: any)
+	candDCs map[string][]string // per-candidate data centers (countryCodes)
+	cands   []string
 
 	sentDCs    []string          // the dataCenterIds of the last create sent
 	chosenOf   int               // in.chosen: how many types were eligible (podchoose.go)
@@ -155,7 +158,6 @@ func (cr *podCreator) run() *Result {
 	if r := cr.rankCandidates(); r != nil {
 		return r
 	}
-	cr.listExisting()
 	created, r := cr.createLoop()
 	if r != nil {
 		return r
@@ -465,37 +467,6 @@ func (cr *podCreator) rankCandidates() *Result {
 	return nil
 }
 
-// listExisting records the pods that exist before the first create, so that
-// a pod found after a lost reply is known to be this request's. When the
-// list cannot be read, the creation time is used instead.
-func (cr *podCreator) listExisting() {
-	a, err := podCall(cr.ctx, cr.c, http.MethodGet, "/v2/pods", nil, nil)
-	if err != nil || !a.OK() {
-		return
-	}
-	// Only the ids are kept: the pods are decoded one at a time (the same
-	// validation as decodePodListAnswer, without a slice of pods).
-	var s podStream
-	s.init(a.Body)
-	existing := make(map[string]bool, len(a.Body)/1024+1)
-	var p v2Pod
-	resets := 0
-	for s.next(&p) {
-		if s.resets != resets {
-			resets = s.resets
-			clear(existing) // a repeated "pods" member replaces the earlier one
-		}
-		existing[p.ID] = true
-	}
-	if s.finish() != nil {
-		return
-	}
-	if s.resets != resets {
-		clear(existing)
-	}
-	cr.existing = existing
-}
-
 // createLoop tries one create per candidate (P3).
 func (cr *podCreator) createLoop() (*v2Pod, *Result) {
 	in := cr.in
@@ -642,6 +613,7 @@ func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*
 		}
 		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created, and looking for it failed (%s)%s", reason, what, why, advice))
 	}
+	since := cr.createdSince(la, podNow(cr.req))
 	pods, r := decodePodListAnswer(la)
 	if r != nil {
 		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created, and the pod list could not be read%s", reason, what, advice))
@@ -652,11 +624,7 @@ func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*
 		if p.Name != name || !cr.sameCompute(p, cand) {
 			continue
 		}
-		if cr.existing != nil {
-			if cr.existing[p.ID] {
-				continue
-			}
-		} else if t, err := time.Parse(time.RFC3339, p.CreatedAt); err != nil || t.Before(cr.start.Add(-createClockSkew)) {
+		if t, err := time.Parse(time.RFC3339, p.CreatedAt); err != nil || t.Before(since) {
 			continue
 		}
 		found = append(found, p)
@@ -674,6 +642,28 @@ func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*
 	}
 	return nil, Fail(status, fmt.Sprintf("%s: %d pods named %q appeared during this request (%s) and the gateway cannot tell which one is this request's%s",
 		reason, len(found), name, strings.Join(ids, ", "), advice))
+}
+
+// createdSince is the earliest createdAt, in v2's clock, that a pod made by
+// this request can carry: the request's start moved onto v2's clock, read
+// from the Date header of v2's answer to the lookup (la, received at recv).
+//
+// The bound errs on the side of missing this request's pod, never of taking
+// an older one for it: v2 stamped Date at some instant ts <= recv on its
+// clock, and Date is that clock truncated to the second, so v2's clock minus
+// the gateway's is at least Date-recv; the pod was created after the request
+// started, and its createdAt may be truncated to the second too, hence the
+// one second. A same-named pod created more than a round trip and about two
+// seconds before the request is therefore never taken for this request's
+// (and two pods inside the window are never guessed between). Without a
+// readable Date, v2's clock is unknown and createClockSkew is allowed.
+func (cr *podCreator) createdSince(la *V2Answer, recv time.Time) time.Time {
+	if la.Header != nil {
+		if d, err := http.ParseTime(la.Header.Get("Date")); err == nil {
+			return cr.start.Add(d.Sub(recv)).Add(-time.Second)
+		}
+	}
+	return cr.start.Add(-createClockSkew)
 }
 
 func (cr *podCreator) sameCompute(p *v2Pod, cand string) bool {

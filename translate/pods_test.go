@@ -226,6 +226,19 @@ const preList = `{"pods":[]}`
 func listStep(body string) step {
 	return step{method: "GET", path: "/v2/pods", status: 200, body: body}
 }
+
+// lookupStep is the pod list read after a lost create reply, answered at
+// testNow on v2's clock (its Date header).
+func lookupStep(body string) step {
+	return lookupAt(body, testNow)
+}
+
+// lookupAt is lookupStep with v2's clock at v2now (Date header).
+func lookupAt(body string, v2now time.Time) step {
+	s := listStep(body)
+	s.header = http.Header{"Date": {v2now.UTC().Format(http.TimeFormat)}}
+	return s
+}
 func createStep(body string) step {
 	return step{method: "POST", path: "/v2/pods", status: 201, body: body}
 }
@@ -253,7 +266,7 @@ func TestCreatePodBodyMapping(t *testing.T) {
 	tests := []struct {
 		name    string
 		body    string
-		pre     []step // calls before the pre-create list
+		pre     []step // calls before the create
 		want    string // v2 create body
 		dropped []string
 		warn    string
@@ -357,7 +370,7 @@ func TestCreatePodBodyMapping(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			script := append(append([]step{}, tc.pre...), listStep(preList), createStep(newPod("p1")))
+			script := append(append([]step{}, tc.pre...), createStep(newPod("p1")))
 			res, f := run(t, "CreatePod", runOpts{body: tc.body, options: Options{Lenient: tc.dropped != nil}}, script...)
 			wantStatus(t, res, 201)
 			bodies := f.bodies("POST", "/v2/pods")
@@ -476,8 +489,7 @@ func TestCreatePodCandidates(t *testing.T) {
 	}
 
 	t.Run("availability order from the catalog, unknown last", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body("")}, catalog, listStep(preList),
-			createFail(400, "no capacity"), createFail(400, "no capacity"), createFail(403, "pool not allowed"), created)
+		res, f := run(t, "CreatePod", runOpts{body: body("")}, catalog, createFail(400, "no capacity"), createFail(400, "no capacity"), createFail(403, "pool not allowed"), created)
 		wantStatus(t, res, 201)
 		var got []string
 		for _, b := range f.bodies("POST", "/v2/pods") {
@@ -489,16 +501,14 @@ func TestCreatePodCandidates(t *testing.T) {
 		}
 	})
 	t.Run("custom keeps the client's order and reads no catalog", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, listStep(preList),
-			createFail(400, "no capacity"), created)
+		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, createFail(400, "no capacity"), created)
 		wantStatus(t, res, 201)
 		if got := gpuOf(f.bodies("POST", "/v2/pods")[1]); got != a40 {
 			t.Errorf("second candidate %q, want %q", got, a40)
 		}
 	})
 	t.Run("capacity failure on every candidate", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, listStep(preList),
-			createFail(400, "no capacity for A"), createFail(400, "no capacity for B"), createFail(403, "forbidden C"), createFail(400, "no capacity for D"))
+		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, createFail(400, "no capacity for A"), createFail(400, "no capacity for B"), createFail(403, "forbidden C"), createFail(400, "no capacity for D"))
 		wantStatus(t, res, 400)
 		wantMessage(t, res, "none of the 4 candidates", rtx+": no capacity for A", "NVIDIA H200: no capacity for D", "forbidden C")
 		if n := f.count("POST", "/v2/pods"); n != 4 {
@@ -509,8 +519,7 @@ func TestCreatePodCandidates(t *testing.T) {
 		status, v1 int
 	}{{422, 400}, {402, 400}, {401, 401}, {404, 400}, {409, 400}} {
 		t.Run(fmt.Sprintf("%d stops the loop", stop.status), func(t *testing.T) {
-			res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, listStep(preList),
-				createFail(stop.status, "stop here"))
+			res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, createFail(stop.status, "stop here"))
 			wantStatus(t, res, stop.v1)
 			wantMessage(t, res, "stop here")
 			if n := f.count("POST", "/v2/pods"); n != 1 {
@@ -521,7 +530,7 @@ func TestCreatePodCandidates(t *testing.T) {
 	t.Run("429 backs off for Retry-After and retries the same candidate", func(t *testing.T) {
 		waits := withSleep(t)
 		limited := step{method: "POST", path: "/v2/pods", status: 429, body: problem(429, "slow down"), header: http.Header{"Retry-After": {"2"}}}
-		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, listStep(preList), limited, created)
+		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, limited, created)
 		wantStatus(t, res, 201)
 		if !reflect.DeepEqual(*waits, []time.Duration{2 * time.Second}) {
 			t.Errorf("waits %v, want [2s]", *waits)
@@ -536,7 +545,7 @@ func TestCreatePodCandidates(t *testing.T) {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		limited := step{method: "POST", path: "/v2/pods", status: 429, body: problem(429, "slow down"), header: http.Header{"Retry-After": {"60"}}}
-		res, _ := run(t, "CreatePod", runOpts{ctx: ctx, body: body(`,"gpuTypePriority":"custom"`)}, listStep(preList), limited)
+		res, _ := run(t, "CreatePod", runOpts{ctx: ctx, body: body(`,"gpuTypePriority":"custom"`)}, limited)
 		wantStatus(t, res, 429)
 		if res.RetryAfter != "60" {
 			t.Errorf("Retry-After %q, want 60", res.RetryAfter)
@@ -548,7 +557,7 @@ func TestCreatePodCandidates(t *testing.T) {
 	t.Run("429 retries are bounded", func(t *testing.T) {
 		withSleep(t)
 		limited := step{method: "POST", path: "/v2/pods", status: 429, body: problem(429, "slow down"), header: http.Header{"Retry-After": {"1"}}}
-		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, listStep(preList), limited, limited, limited, limited)
+		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, limited, limited, limited, limited)
 		wantStatus(t, res, 429)
 		if n := f.count("POST", "/v2/pods"); n != 4 {
 			t.Errorf("%d creates, want 4 (3 retries)", n)
@@ -556,7 +565,7 @@ func TestCreatePodCandidates(t *testing.T) {
 	})
 	t.Run("catalog failure: client order with a warning", func(t *testing.T) {
 		failing := step{method: "GET", path: "/v2/catalog/gpus", query: catQuery, status: 503, body: problem(503, "catalog down")}
-		res, f := run(t, "CreatePod", runOpts{body: body("")}, failing, listStep(preList), created)
+		res, f := run(t, "CreatePod", runOpts{body: body("")}, failing, created)
 		wantStatus(t, res, 201)
 		if gpuOf(f.bodies("POST", "/v2/pods")[0]) != rtx {
 			t.Error("first candidate should be the client's first")
@@ -567,7 +576,7 @@ func TestCreatePodCandidates(t *testing.T) {
 	})
 	t.Run("countryCodes resolved to data centers per GPU type", func(t *testing.T) {
 		cat := step{method: "GET", path: "/v2/catalog/gpus", query: "cloud=SECURE&count=1&countryCodes=FR&include=AVAILABILITY&product=POD", status: 200, body: gpuCatalog}
-		res, f := run(t, "CreatePod", runOpts{body: body(`,"countryCodes":["fr"]`)}, cat, listStep(preList), createFail(400, "no capacity"), created)
+		res, f := run(t, "CreatePod", runOpts{body: body(`,"countryCodes":["fr"]`)}, cat, createFail(400, "no capacity"), created)
 		wantStatus(t, res, 201)
 		b := f.bodies("POST", "/v2/pods")
 		jsonEqual(t, "first create", []byte(b[0]), `{"name":"job","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE",
@@ -596,7 +605,7 @@ func TestCreatePodCandidates(t *testing.T) {
 			{"id":"cpu5c","name":"Compute","group":"Gen 5","vcpu":{"min":2,"max":32},"ramGbPerVcpu":2,"price":{"securePerVcpu":0.04,"serverlessPerVcpu":0.03},"availability":"MEDIUM"}]}`
 		cat := step{method: "GET", path: "/v2/catalog/cpus", query: "include=AVAILABILITY&product=POD&vcpuCount=4", status: 200, body: cpuCat}
 		res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu3c","cpu5c"],"vcpuCount":4}`},
-			cat, listStep(preList), createStep(newPod("p1", cpuPod)))
+			cat, createStep(newPod("p1", cpuPod)))
 		wantStatus(t, res, 201)
 		if b := f.bodies("POST", "/v2/pods")[0]; !strings.Contains(b, `"cpu":{"id":"cpu5c","vcpuCount":4}`) {
 			t.Errorf("first CPU candidate: %s", b)
@@ -607,7 +616,7 @@ func TestCreatePodCandidates(t *testing.T) {
 		}
 	})
 	t.Run("duplicate candidates are tried once", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40","NVIDIA A40"]}`}, listStep(preList), createFail(400, "no"))
+		res, f := run(t, "CreatePod", runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40","NVIDIA A40"]}`}, createFail(400, "no"))
 		wantStatus(t, res, 400)
 		if n := f.count("POST", "/v2/pods"); n != 1 {
 			t.Errorf("%d creates", n)
@@ -623,8 +632,8 @@ func TestCreatePodLostReply(t *testing.T) {
 	otherGPU := newPod("p-l4", set("name", "job"), set("gpu", `{"id":"NVIDIA L4","count":1}`))
 
 	t.Run("5xx with the pod created: exactly one create, 201 and a warning", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body}, listStep(podList(old)),
-			createFail(500, "internal"), listStep(podList(old, other, otherGPU, mine)))
+		res, f := run(t, "CreatePod", runOpts{body: body},
+			createFail(500, "internal"), lookupStep(podList(old, other, otherGPU, mine)))
 		wantStatus(t, res, 201)
 		if n := f.count("POST", "/v2/pods"); n != 1 {
 			t.Fatalf("%d creates, want exactly 1", n)
@@ -637,8 +646,8 @@ func TestCreatePodLostReply(t *testing.T) {
 		}
 	})
 	t.Run("timeout with no pod found: 504, no second create", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body}, listStep(podList(old)),
-			step{method: "POST", path: "/v2/pods", err: context.DeadlineExceeded}, listStep(podList(old)))
+		res, f := run(t, "CreatePod", runOpts{body: body},
+			step{method: "POST", path: "/v2/pods", err: context.DeadlineExceeded}, lookupStep(podList(old)))
 		wantStatus(t, res, 504)
 		wantMessage(t, res, `"job"`, "may or may not have been created", "GET /v1/pods?name=job")
 		if n := f.count("POST", "/v2/pods"); n != 1 {
@@ -646,7 +655,7 @@ func TestCreatePodLostReply(t *testing.T) {
 		}
 	})
 	t.Run("connection lost and the check fails: 502", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body}, listStep(podList(old)),
+		res, f := run(t, "CreatePod", runOpts{body: body},
 			step{method: "POST", path: "/v2/pods", err: errors.New("connection reset")},
 			step{method: "GET", path: "/v2/pods", status: 503, body: problem(503, "unavailable")})
 		wantStatus(t, res, 502)
@@ -657,34 +666,77 @@ func TestCreatePodLostReply(t *testing.T) {
 	})
 	t.Run("two candidate pods appeared: ambiguous, 502", func(t *testing.T) {
 		mine2 := newPod("p-new2", set("name", "job"))
-		res, _ := run(t, "CreatePod", runOpts{body: body}, listStep(preList),
-			createFail(502, "bad gateway"), listStep(podList(mine, mine2)))
+		res, _ := run(t, "CreatePod", runOpts{body: body}, createFail(502, "bad gateway"), lookupStep(podList(mine, mine2)))
 		wantStatus(t, res, 502)
 		wantMessage(t, res, "p-new", "p-new2", "cannot tell")
 	})
-	t.Run("pre-create list unavailable: creation time decides", func(t *testing.T) {
-		stale := pod("p-stale", set("name", "job"), set("createdAt", "2026-03-13T19:00:00Z"))
-		res, _ := run(t, "CreatePod", runOpts{body: body},
-			step{method: "GET", path: "/v2/pods", status: 500, body: problem(500, "boom")},
-			createFail(503, "unavailable"), listStep(podList(stale, mine)))
+	t.Run("a create reads no pod list before it is sent", func(t *testing.T) {
+		// The create costs the same for an account of 10 pods or 10,000:
+		// the script has no GET /v2/pods before the POST.
+		res, f := run(t, "CreatePod", runOpts{body: body}, createStep(mine))
 		wantStatus(t, res, 201)
-		if decodeV1(t, res.Body)["id"] != "p-new" {
+		if n := f.count("GET", "/v2/pods"); n != 0 {
+			t.Fatalf("%d pod lists read for a create that succeeded, want none", n)
+		}
+	})
+	at := func(d time.Duration) string { return testNow.Add(d).UTC().Format(time.RFC3339) }
+	windows := []struct {
+		name   string
+		skew   time.Duration // v2's clock minus the gateway's
+		pods   []string
+		status int
+		want   string // the pod answered, or a message part
+	}{
+		{"a same-named pod two seconds older than the request is not taken", 0,
+			[]string{newPod("p-before", set("name", "job"), set("createdAt", at(-2*time.Second)))}, 502, "not listed yet"},
+		{"a pod stamped in the request's own second is taken", 0,
+			[]string{newPod("p-same", set("name", "job"), set("createdAt", at(0)))}, 201, "p-same"},
+		{"v2's clock ten minutes ahead: its Date header places the window", 10 * time.Minute,
+			[]string{newPod("p-older", set("name", "job"), set("createdAt", at(10*time.Minute-10*time.Second))),
+				newPod("p-ahead", set("name", "job"), set("createdAt", at(10*time.Minute+time.Second)))}, 201, "p-ahead"},
+		{"v2's clock ten minutes behind: its pod is still recognised", -10 * time.Minute,
+			[]string{newPod("p-behind", set("name", "job"), set("createdAt", at(-10*time.Minute)))}, 201, "p-behind"},
+		{"v2's clock ahead: two pods inside the window are never guessed between", 10 * time.Minute,
+			[]string{newPod("p-a", set("name", "job"), set("createdAt", at(10*time.Minute))),
+				newPod("p-b", set("name", "job"), set("createdAt", at(10*time.Minute+time.Second)))}, 502, "cannot tell"},
+	}
+	for _, tc := range windows {
+		t.Run(tc.name, func(t *testing.T) {
+			lookup := lookupAt(podList(tc.pods...), testNow.Add(tc.skew))
+			res, f := run(t, "CreatePod", runOpts{body: body}, createFail(503, "unavailable"), lookup)
+			wantStatus(t, res, tc.status)
+			if n := f.count("POST", "/v2/pods"); n != 1 {
+				t.Fatalf("%d creates, want exactly 1", n)
+			}
+			if tc.status == 201 {
+				if id := decodeV1(t, res.Body)["id"]; id != tc.want {
+					t.Errorf("answered pod %v, want %s", id, tc.want)
+				}
+			} else {
+				wantMessage(t, res, tc.want)
+			}
+		})
+	}
+	t.Run("no Date header: v2's clock is unknown and createClockSkew is allowed", func(t *testing.T) {
+		stale := pod("p-stale", set("name", "job"), set("createdAt", "2026-03-13T19:00:00Z"))
+		recent := newPod("p-recent", set("name", "job"), set("createdAt", at(-time.Minute)))
+		res, _ := run(t, "CreatePod", runOpts{body: body}, createFail(503, "unavailable"), listStep(podList(stale, recent)))
+		wantStatus(t, res, 201)
+		if decodeV1(t, res.Body)["id"] != "p-recent" {
 			t.Errorf("answer %s", res.Body)
 		}
 	})
 	t.Run("expired request deadline: the check still runs within the grace period", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		res, f := run(t, "CreatePod", runOpts{ctx: ctx, body: body}, listStep(preList),
-			step{method: "POST", path: "/v2/pods", err: context.DeadlineExceeded, hook: func(V2Call) { cancel() }},
-			listStep(podList(mine)))
+		res, f := run(t, "CreatePod", runOpts{ctx: ctx, body: body}, step{method: "POST", path: "/v2/pods", err: context.DeadlineExceeded, hook: func(V2Call) { cancel() }},
+			lookupStep(podList(mine)))
 		wantStatus(t, res, 201)
 		if n := f.count("POST", "/v2/pods"); n != 1 {
 			t.Fatalf("%d creates", n)
 		}
 	})
 	t.Run("breaker open: nothing was sent, 503 without a check", func(t *testing.T) {
-		res, _ := run(t, "CreatePod", runOpts{body: body}, listStep(preList),
-			step{method: "POST", path: "/v2/pods", err: unavailableErr{}})
+		res, _ := run(t, "CreatePod", runOpts{body: body}, step{method: "POST", path: "/v2/pods", err: unavailableErr{}})
 		wantStatus(t, res, 503)
 	})
 }
@@ -700,7 +752,7 @@ func TestCreatePodLock(t *testing.T) {
 		return step{method: "PATCH", path: "/v2/pods/p1", status: status, body: b}
 	}
 	t.Run("locked after create", func(t *testing.T) {
-		res, f := run(t, "CreatePod", runOpts{body: body}, listStep(preList), createStep(newPod("p1")), patch(200, newPod("p1", set("locked", true))))
+		res, f := run(t, "CreatePod", runOpts{body: body}, createStep(newPod("p1")), patch(200, newPod("p1", set("locked", true))))
 		wantStatus(t, res, 201)
 		jsonEqual(t, "lock body", []byte(f.bodies("PATCH", "/v2/pods/p1")[0]), `{"locked":true}`)
 		if decodeV1(t, res.Body)["locked"] != true {
@@ -708,7 +760,7 @@ func TestCreatePodLock(t *testing.T) {
 		}
 	})
 	t.Run("lock retried once", func(t *testing.T) {
-		res, _ := run(t, "CreatePod", runOpts{body: body}, listStep(preList), createStep(newPod("p1")),
+		res, _ := run(t, "CreatePod", runOpts{body: body}, createStep(newPod("p1")),
 			patch(500, problem(500, "boom")), patch(200, newPod("p1", set("locked", true))))
 		wantStatus(t, res, 201)
 		if len(res.Warnings) != 0 {
@@ -716,7 +768,7 @@ func TestCreatePodLock(t *testing.T) {
 		}
 	})
 	t.Run("lock failure: 201 with the pod and a warning (P4)", func(t *testing.T) {
-		res, _ := run(t, "CreatePod", runOpts{body: body}, listStep(preList), createStep(newPod("p1")),
+		res, _ := run(t, "CreatePod", runOpts{body: body}, createStep(newPod("p1")),
 			patch(500, problem(500, "boom")), step{method: "PATCH", path: "/v2/pods/p1", err: errors.New("reset")})
 		wantStatus(t, res, 201)
 		if decodeV1(t, res.Body)["locked"] != false {

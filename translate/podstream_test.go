@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// The streaming list path (podStream, streamPodList, listExisting) against
+// The streaming list path (podStream, streamPodList) against
 // the decomposed one it replaced: decodePodList, then filter, R-Pod and
 // encode. Same answers, same errors, byte for byte.
 
@@ -104,23 +104,6 @@ func TestListPodsPlanStreams(t *testing.T) {
 		want := decomposedList(body, q)
 		if res.Status != 200 || !bytes.Equal(res.Body, want.Body) {
 			t.Fatalf("%q: %d %.200s\nwant %.200s", query, res.Status, res.Body, want.Body)
-		}
-	}
-}
-
-func TestListExistingStreams(t *testing.T) {
-	for _, c := range append(streamEdgeCases, string(hundredPods())) {
-		cr := &podCreator{ctx: t.Context(), c: cannedCaller{&V2Answer{Status: 200, Body: []byte(c)}}}
-		cr.listExisting()
-		var want map[string]bool
-		if pods, err := decodePodList([]byte(c)); err == nil {
-			want = map[string]bool{}
-			for _, p := range pods {
-				want[p.ID] = true
-			}
-		}
-		if !reflect.DeepEqual(cr.existing, want) {
-			t.Errorf("%.100q: existing %v, want %v", c, cr.existing, want)
 		}
 	}
 }

@@ -95,24 +95,51 @@ var (
 // quote is an error.
 func SplitArgs(s string) ([]string, error) {
 	words := []string{}
-	var cur strings.Builder
+	var buf [128]byte
+	w := buf[:0]
+	it := argWords{s: s}
+	for {
+		var ok bool
+		var err error
+		w, ok, err = it.next(w[:0])
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return words, nil
+		}
+		words = append(words, string(w))
+	}
+}
+
+// argWords splits s as SplitArgs does, one word per call of next.
+type argWords struct {
+	s string
+	i int
+}
+
+// next appends the next word to cur and returns it, ok=false after the
+// last one, or the error of an unterminated quote. Given the previous
+// word[:0], it allocates nothing while the words fit.
+func (a *argWords) next(cur []byte) (word []byte, ok bool, err error) {
+	s := a.s
 	inWord := false
-	for i := 0; i < len(s); i++ {
+	for ; a.i < len(s); a.i++ {
+		i := a.i
 		c := s[i]
 		switch {
 		case isArgSpace(c):
 			if inWord {
-				words = append(words, cur.String())
-				cur.Reset()
-				inWord = false
+				a.i++
+				return cur, true, nil
 			}
 		case c == '\'':
 			end := strings.IndexByte(s[i+1:], '\'')
 			if end < 0 {
-				return nil, ErrUnterminatedSingleQuote
+				return nil, false, ErrUnterminatedSingleQuote
 			}
-			cur.WriteString(s[i+1 : i+1+end])
-			i += end + 1
+			cur = append(cur, s[i+1:i+1+end]...)
+			a.i += end + 1
 			inWord = true
 		case c == '"':
 			inWord = true
@@ -126,7 +153,7 @@ func SplitArgs(s string) ([]string, error) {
 				if d == '\\' && i+1 < len(s) {
 					switch s[i+1] {
 					case '$', '`', '"', '\\':
-						cur.WriteByte(s[i+1])
+						cur = append(cur, s[i+1])
 						i++
 						continue
 					case '\n':
@@ -134,30 +161,28 @@ func SplitArgs(s string) ([]string, error) {
 						continue
 					}
 				}
-				cur.WriteByte(d)
+				cur = append(cur, d)
 			}
 			if !closed {
-				return nil, ErrUnterminatedDoubleQuote
+				return nil, false, ErrUnterminatedDoubleQuote
 			}
+			a.i = i
 		case c == '\\':
 			if i+1 >= len(s) {
-				cur.WriteByte('\\')
+				cur = append(cur, '\\')
 				inWord = true
 				continue
 			}
-			i++
-			if s[i] == '\n' {
+			a.i++
+			if s[a.i] == '\n' {
 				continue // line continuation
 			}
-			cur.WriteByte(s[i])
+			cur = append(cur, s[a.i])
 			inWord = true
 		default:
-			cur.WriteByte(c)
+			cur = append(cur, c)
 			inWord = true
 		}
 	}
-	if inWord {
-		words = append(words, cur.String())
-	}
-	return words, nil
+	return cur, inWord, nil
 }

@@ -329,6 +329,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	finish := func(rep *reply) {
 		if rep != nil {
+			// Date from the simulator's own clock, as a real server's Date
+			// and createdAt come from one clock (clients read v2's time
+			// from it).
+			w.Header().Set("Date", s.now().UTC().Format(http.TimeFormat))
 			for k, v := range rlHeader {
 				if rep.header == nil {
 					rep.header = http.Header{}

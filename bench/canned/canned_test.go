@@ -1,10 +1,12 @@
 package canned
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 
@@ -95,5 +97,37 @@ func TestUnknownRoute404(t *testing.T) {
 	New(1).Handler().ServeHTTP(rec, httptest.NewRequest("DELETE", "/v2/pods/x", nil))
 	if rec.Code != 404 {
 		t.Fatalf("status %d", rec.Code)
+	}
+}
+
+// The mixed list is a valid v2 pod list of about the independent
+// measurement's size, and translate's benchmark input is a copy of it.
+func TestMixedListFollowsTheContract(t *testing.T) {
+	v2 := speccheck.LoadForTest(t, "v2.openapi.json")
+	body := Mixed(100)
+	if err := v2.ValidateResponse("GET", "/v2/pods", 200, http.Header{"Content-Type": {"application/json"}}, body); err != nil {
+		t.Fatalf("breaks the v2 contract: %v", err)
+	}
+	var list struct {
+		Pods []struct {
+			Args string `json:"args"`
+		} `json:"pods"`
+	}
+	if err := json.Unmarshal(body, &list); err != nil || len(list.Pods) != 100 {
+		t.Fatalf("%d pods, %v", len(list.Pods), err)
+	}
+	quoted := 0
+	for _, p := range list.Pods {
+		if strings.ContainsAny(p.Args, `'"\`) {
+			quoted++
+		}
+	}
+	if quoted < 60 {
+		t.Errorf("%d pods with quotes or escapes in args, want most", quoted)
+	}
+	t.Logf("%d bytes, %d pods with quoted args", len(body), quoted)
+	file, err := os.ReadFile("../../translate/testdata/podlistmixed100.json")
+	if err != nil || !bytes.Equal(file, body) {
+		t.Errorf("translate/testdata/podlistmixed100.json is not Mixed(100) (%v): regenerate it", err)
 	}
 }

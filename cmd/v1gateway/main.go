@@ -90,6 +90,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		limiter.SetDriverLogger(func(f string, a ...any) { log.Debug().Msgf(f, a...) })
 		rl, err := limiter.NewRedis(limiter.RedisOptions{
 			URL:        cfg.RedisURL,
+			Timeout:    cfg.LimiterTimeout,
 			FailClosed: cfg.LimiterFail == "closed",
 			Logger:     func(msg string, kv ...any) { log.Warn().Fields(kv).Msg(msg) },
 		})
