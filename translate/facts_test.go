@@ -185,7 +185,7 @@ func TestPodListTemplateIDFilterAndIncludeTemplateUseTheStore(t *testing.T) {
 func TestPodFactsAreRecordedAfterTheCreateAndForgottenWithThePod(t *testing.T) {
 	facts := newFakeFacts()
 	res, _ := run(t, "CreatePod", runOpts{facts: facts, body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"]}`},
-		listStep(preList), createStep(newPod("p1")))
+		createStep(newPod("p1")))
 	wantStatus(t, res, 201)
 	if f, ok := facts.get(FactPod, "p1"); !ok || f != (Fact{TemplateID: "tpl1", Created: true}) {
 		t.Errorf("fact after the create: %v %v", f, ok)
@@ -194,7 +194,7 @@ func TestPodFactsAreRecordedAfterTheCreateAndForgottenWithThePod(t *testing.T) {
 	// A create v2 refuses records nothing.
 	facts = newFakeFacts()
 	res, _ = run(t, "CreatePod", runOpts{facts: facts, body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"]}`},
-		listStep(preList), step{method: "POST", path: "/v2/pods", status: 402, body: `{"type":"about:blank","title":"Payment Required","status":402,"detail":"balance too low"}`})
+		step{method: "POST", path: "/v2/pods", status: 402, body: `{"type":"about:blank","title":"Payment Required","status":402,"detail":"balance too low"}`})
 	wantStatus(t, res, 400)
 	if len(facts.m) != 0 {
 		t.Errorf("a refused create recorded %v", facts.m)
