@@ -371,7 +371,8 @@ func buildOpenAPI() *oaDocument {
 				"Every operation answers as v1 documented (bare arrays, v1 field names and status codes, {\"message\"} errors); " +
 				"where the gateway cannot, the operation's description and x-deviations say so, and x-v2-calls lists the v2 calls it makes.\n\n" +
 				"Headers the gateway adds: X-Compat-Warning (something was not fully applied; read it), X-Compat-Dropped (fields dropped in lenient mode), " +
-				"X-Compat-Emulated (an operation v2 lacks was emulated), Deprecation (v1 is retired), and the IETF RateLimit / RateLimit-Policy headers.\n\n" +
+				"X-Compat-Emulated (an operation v2 lacks was emulated), Deprecation (v1 is retired), when configured Sunset and a Warning naming the switch-off date, and the IETF RateLimit / RateLimit-Policy headers.\n\n" +
+				"An operator may mark a key as migrated: from that date its v1 calls are answered 410 with a message naming the v2 call that replaces the operation.\n\n" +
 				"Note: as in v1, the POST .../update synonyms share the operationId of the PATCH they mirror; x-gateway-operation is unique.",
 		},
 		Servers:    []oaServer{{URL: "/v1", Description: "This gateway"}},
@@ -389,6 +390,7 @@ func buildOpenAPI() *oaDocument {
 		Headers: omap[*oaHeader]{
 			{"Deprecation", &oaHeader{Description: "RFC 9745: v1 is deprecated since this date (@<unix seconds>).", Schema: strSchema("")}},
 			{"Sunset", &oaHeader{Description: "RFC 8594, when configured: the date the gateway is retired.", Schema: strSchema("")}},
+			{"Warning", &oaHeader{Description: "When the operator turns it on (sunset_warning): a human message naming the date the gateway is switched off.", Schema: strSchema("")}},
 			{"RateLimit", &oaHeader{Description: "IETF RateLimit: remaining requests of the gateway's per-key minute window.", Schema: strSchema("")}},
 			{"RateLimit-Policy", &oaHeader{Description: "IETF RateLimit-Policy of the gateway's per-key minute window.", Schema: strSchema("")}},
 			{"X-Compat-Warning", &oaHeader{Description: "Something the client asked for was not (fully) applied, or a hazard of v2 the client must know; one header per warning.", Schema: strSchema("")}},
@@ -489,7 +491,7 @@ func buildOperation(op *Operation) *oaOperation {
 		success.Content = nil
 	}
 	if !op.Public {
-		for _, h := range []string{"Deprecation", "Sunset", "RateLimit", "RateLimit-Policy", "X-Compat-Warning", "X-Compat-Dropped"} {
+		for _, h := range []string{"Deprecation", "Sunset", "Warning", "RateLimit", "RateLimit-Policy", "X-Compat-Warning", "X-Compat-Dropped"} {
 			success.Headers.set(h, &oaHeader{Ref: "#/components/headers/" + h})
 		}
 		if op.Name == "ResetPod" {
