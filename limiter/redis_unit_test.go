@@ -381,33 +381,8 @@ func TestDownAtStart(t *testing.T) {
 }
 
 func TestTimeoutBoundsEachCall(t *testing.T) {
-	// A server that accepts connections and never answers.
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var conns []net.Conn
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			mu.Lock()
-			conns = append(conns, c)
-			mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		mu.Lock()
-		for _, c := range conns {
-			c.Close()
-		}
-		mu.Unlock()
-	})
-	r, err := NewRedis(RedisOptions{URL: "redis://" + l.Addr().String(), Timeout: 20 * time.Millisecond, BreakerOpenFor: time.Hour})
+	url := hungRedis(t) // accepts connections, never answers
+	r, err := NewRedis(RedisOptions{URL: url, Timeout: 20 * time.Millisecond, BreakerOpenFor: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
