@@ -24,22 +24,27 @@ import (
 //     the connection (no closing bracket, no final chunk), so that no
 //     client can take a truncated list for a complete one.
 //
-// The fact store's templateId is looked up for windows of up to
-// listWindowPods pods (or listWindowBytes of v1 answer): one batched lookup
-// per window — a list of up to listWindowPods pods makes one lookup.
+// Without a fact store, the held answer is written whenever it reaches
+// listCommitBytes. With one, pods are translated in windows of
+// listWindowPods pods (fewer only when their v1 form passes
+// listWindowBytes), with one batched lookup of their templateId per
+// window: a list of up to 128 pods costs one lookup, as before, and a list
+// of 1000 pods eight.
 
 // Sizes of the stream (variables for tests).
 var (
-	listPrefixBytes = 64 << 10 // v2 answer read before deciding to stream
-	listCommitBytes = 32 << 10 // v1 answer held before the status is sent
-	listWindowPods  = 128      // pods per fact-store lookup
-	listWindowBytes = 64 << 10 // v1 answer per window at most
+	listPrefixBytes = 64 << 10  // v2 answer read before deciding to stream
+	listCommitBytes = 32 << 10  // v1 answer held before the status is sent
+	listWindowPods  = 128       // pods per fact-store lookup
+	listWindowBytes = 256 << 10 // v1 answer per window at most, with a store
 )
 
-// StreamBufferBytes is what one streamed list holds in memory at most
-// beyond one pod (the proxy charges it to its byte budget): the window on
-// the v2 answer and the v1 answer held.
-const StreamBufferBytes = 64<<10 + 96<<10
+// StreamBufferBytes is what one streamed list holds in memory, beyond one
+// pod, without a fact store (the proxy charges it to its byte budget): the
+// 64 KiB window on the v2 answer and the 32 KiB of v1 answer held (in a
+// 48 KiB buffer). With a store, a window of 128 v1 pods (~100 KB for
+// typical pods, at most listWindowBytes) takes the place of the latter.
+const StreamBufferBytes = 64<<10 + 48<<10
 
 // StreamCaller is a Caller that can hand over a v2 answer's body unread.
 // For a 2xx answer it returns the body to read and close (a.Body is nil);
@@ -109,7 +114,7 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	var s podStream
 	s.initReader(prefix, src)
 	defer func() { putPrefixBuf(s.buf) }()
-	out := append(getAnswerBuf(listCommitBytes+listWindowBytes), '[')
+	out := append(getAnswerBuf(listCommitBytes+16<<10), '[')
 	defer func() { b := out[:0]; answerBufs.pool.Put(&b) }()
 	committed := false
 	var werr error
@@ -148,7 +153,10 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 			ends = append(ends, podListEnd{id: strings.Clone(p.ID), end: len(out) - 1})
 		}
 		n++
-		if window++; window >= listWindowPods || len(out) >= listWindowBytes {
+		window++
+		// Without a store, a window is what is written at once; with
+		// one, it is also the pods of one lookup.
+		if req.Facts == nil && len(out) >= listCommitBytes || req.Facts != nil && (window >= listWindowPods || len(out) >= listWindowBytes) {
 			if flush(false); werr != nil {
 				return nil // the client is gone
 			}

@@ -263,4 +263,3 @@ func FuzzStreamPodListReader(f *testing.F) {
 		sameStreamedAnswer(t, b, int(chunk%64)+1, &podQuery{})
 	})
 }
-
