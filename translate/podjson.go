@@ -794,7 +794,20 @@ func (s *podStream) next(p *v2Pod) bool {
 			}
 			*p = v2Pod{}
 			r.resetPodStorage()
+			start := r.i
 			r.pod(p)
+			if r.err != nil && s.src != nil && s.srcErr == nil {
+				// The window may end inside this pod (podstreamio.go):
+				// read the pod whole and decode it again.
+				r.i, r.err = start, nil
+				if !s.fillValue() {
+					s.state = 3
+					return false
+				}
+				*p = v2Pod{}
+				r.resetPodStorage()
+				r.pod(p)
+			}
 			if r.err != nil {
 				r.err = podErr(s.n, r.err)
 				s.state = 3
