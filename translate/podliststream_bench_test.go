@@ -102,12 +102,13 @@ func mixedList1000(b testing.TB) []byte {
 // flight at once — each stopped where its answer is written — and reports
 // the live heap per request (after a collection): "whole" is the path
 // before streaming (the v2 answer read whole, as the proxy's readBody
-// does, and the v1 answer built whole), "streamed" the streamed one.
+// does, and the v1 answer built whole), "streamed" the streamed one, and
+// "streamed-with-store" the same with a fact store (windows of 128 pods).
 func BenchmarkPodListInFlight128(b *testing.B) {
 	body := mixedList1000(b)
 	op, _ := Lookup("ListPods")
 	const inflight = 128
-	run := func(b *testing.B, streamed bool) {
+	run := func(b *testing.B, streamed bool, facts Facts) {
 		var perReq float64
 		for b.Loop() {
 			// Twice: pooled buffers survive one collection.
@@ -122,7 +123,7 @@ func BenchmarkPodListInFlight128(b *testing.B) {
 			for range inflight {
 				go func() {
 					defer wg.Done()
-					req := &Request{Op: op, Query: url.Values{}}
+					req := &Request{Op: op, Query: url.Values{}, Facts: facts}
 					if !streamed {
 						// The proxy reads v2's answer into its own buffer.
 						a := &V2Answer{Status: 200, Body: append([]byte(nil), body...)}
@@ -151,8 +152,10 @@ func BenchmarkPodListInFlight128(b *testing.B) {
 		b.ReportMetric(perReq/1024, "KiB/req-in-flight")
 		b.ReportMetric(perReq*inflight/(1<<20), "MiB-at-128")
 	}
-	b.Run("whole", func(b *testing.B) { run(b, false) })
-	b.Run("streamed", func(b *testing.B) { run(b, true) })
+	b.Run("whole", func(b *testing.B) { run(b, false, nil) })
+	b.Run("streamed", func(b *testing.B) { run(b, true, nil) })
+	// With a store that knows none of the pods: windows of 128 pods.
+	b.Run("streamed-with-store", func(b *testing.B) { run(b, true, newFakeFacts()) })
 }
 
 // parkWriter stops its stream at its first Write until released.
