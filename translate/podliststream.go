@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strings"
 	"sync"
+	"unsafe"
 )
 
 // GET /v1/pods as a stream (issue 16): the v2 answer is read pod by pod and
@@ -120,12 +120,13 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	var werr error
 	var p v2Pod
 	var ends []podListEnd
+	var ids []byte // the bytes of the ids in ends
 	n, resets, window := 0, 0, 0
 	// flush ends a window: its templates, then the held answer is sent
 	// once long enough (or at the end).
 	flush := func(final bool) {
 		out = insertPodTemplates(ctx, req, out, ends)
-		ends, window = ends[:0], 0
+		ends, ids, window = ends[:0], ids[:0], 0
 		if final || len(out) >= listCommitBytes {
 			if _, werr = w.Write(out); werr == nil {
 				committed = true
@@ -139,7 +140,7 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 				return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: a second \"pods\" member after the first was sent")
 			}
 			// A repeated "pods" member replaces what came before.
-			resets, out, n, ends, window = s.resets, out[:1], 0, ends[:0], 0
+			resets, out, n, ends, ids, window = s.resets, out[:1], 0, ends[:0], ids[:0], 0
 		}
 		if !q.match(&p) {
 			continue
@@ -149,8 +150,12 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 		}
 		out = appendV1PodOf(out, &p)
 		if p.Template == "" && req.Facts != nil {
-			// The id shares the window, which the next pod overwrites.
-			ends = append(ends, podListEnd{id: strings.Clone(p.ID), end: len(out) - 1})
+			// The id shares the window, which the next pod overwrites: it
+			// is copied into ids, which serves one window (the store
+			// keeps none of the ids it is asked about).
+			ids = append(ids, p.ID...)
+			id := ids[len(ids)-len(p.ID):]
+			ends = append(ends, podListEnd{id: unsafe.String(unsafe.SliceData(id), len(id)), end: len(out) - 1})
 		}
 		n++
 		window++
