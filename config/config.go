@@ -116,8 +116,9 @@ type Config struct {
 	// breaker_open_for).
 	BreakerOpenFor time.Duration
 	// UpstreamMaxBody bounds, in bytes, how much of one v2 answer a
-	// translated request reads; a longer answer is a 502 and is never
-	// buffered beyond it (-upstream-max-body, V1GW_UPSTREAM_MAX_BODY,
+	// translated request reads; a longer answer is a 502 (a streamed
+	// GET /v1/pods whose status was already sent breaks off instead) and is
+	// never buffered beyond it (-upstream-max-body, V1GW_UPSTREAM_MAX_BODY,
 	// upstream_max_body). The /v2 pass-through streams and is not bounded.
 	UpstreamMaxBody int64
 	// UsageFlushInterval is how often the usage counts are written to the

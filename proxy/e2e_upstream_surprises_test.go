@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -68,7 +69,10 @@ func TestE2EUpstreamSurprises(t *testing.T) {
 			rec.handler = func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
 				if tc.name == "answer over the maximum" {
-					w.(http.Flusher).Flush() // no Content-Length: streamed
+					// Declared: refused before anything is read. (Without
+					// a Content-Length, a pod list is streamed and breaks
+					// off at the limit: TestUpstreamAnswerBounded.)
+					w.Header().Set("Content-Length", strconv.Itoa(len(tc.answer)))
 				}
 				_, _ = io.WriteString(w, tc.answer)
 			}

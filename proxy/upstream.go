@@ -106,7 +106,8 @@ var (
 // Do performs c with the caller's bearer token and request id. It returns
 // an error only when no HTTP answer was obtained (connection, timeout,
 // oversized body, the answer budget full); any HTTP status is a Response.
-func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID string) (*Response, error) {
+// open sends one v2 call and returns the answer with its body unread.
+func (u *Upstream) open(ctx context.Context, c Call, authorization, requestID string) (*http.Response, error) {
 	target := *u.base
 	target.RawPath = ""
 	target.Path = ""
@@ -142,7 +143,12 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 		h["X-Request-Id"] = []string{requestID}
 	}
 	h["User-Agent"] = u.userAgent
-	resp, err := u.client.Do(req)
+	return u.client.Do(req)
+}
+
+// Do makes one v2 call and reads its answer whole (at most MaxBody bytes).
+func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID string) (*Response, error) {
+	resp, err := u.open(ctx, c, authorization, requestID)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +159,54 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 	}
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
+
+// Stream makes one v2 call and, for a 2xx answer, hands its body over
+// unread (Body nil, the reader to read and close; it fails with an
+// AnswerTooLargeError the moment the answer passes MaxBody, declared or
+// not). Any other answer is read whole, as by Do.
+func (u *Upstream) Stream(ctx context.Context, c Call, authorization, requestID string) (*Response, io.ReadCloser, error) {
+	resp, err := u.open(ctx, c, authorization, requestID)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		defer resp.Body.Close()
+		b, err := readBody(getBodyBuf(), resp.Body, resp.ContentLength, u.MaxBody, c.Charge)
+		if err != nil {
+			return nil, nil, err
+		}
+		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil, nil
+	}
+	if resp.ContentLength > u.MaxBody {
+		resp.Body.Close()
+		return nil, nil, &AnswerTooLargeError{Limit: u.MaxBody}
+	}
+	return &Response{Status: resp.StatusCode, Header: resp.Header}, &limitedBody{rc: resp.Body, left: u.MaxBody, limit: u.MaxBody}, nil
+}
+
+// limitedBody reads at most limit bytes of an answer: one more is an
+// AnswerTooLargeError.
+type limitedBody struct {
+	rc          io.ReadCloser
+	left, limit int64
+}
+
+func (l *limitedBody) Read(p []byte) (int, error) {
+	if l.left < 0 {
+		return 0, &AnswerTooLargeError{Limit: l.limit}
+	}
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.rc.Read(p)
+	l.left -= int64(n)
+	if l.left < 0 {
+		return n + int(l.left), &AnswerTooLargeError{Limit: l.limit}
+	}
+	return n, err
+}
+
+func (l *limitedBody) Close() error { return l.rc.Close() }
 
 // Answer bodies come from a pool: a 100-pod list is ~100 KB that every
 // GET /v1/pods would otherwise allocate and the garbage collector sweep

@@ -76,6 +76,56 @@ func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*tran
 	return a, nil
 }
 
+// CallStream makes a GET whose 2xx answer the plan reads as a stream
+// (translate.StreamCaller: GET /v1/pods). Such an answer is never held
+// whole: it takes a flat translate.StreamBufferBytes of the byte budget
+// (the windows the plan holds), whatever its length; another answer (a v2
+// error) is read whole and charged as by Call.
+func (c *upstreamCaller) CallStream(ctx context.Context, call translate.V2Call) (*translate.V2Answer, io.ReadCloser, error) {
+	if callObserver != nil {
+		callObserver(c.op, call)
+	}
+	uc := Call{Method: call.Method, Path: call.Path, Query: call.Query, Body: call.Body}
+	if c.budget != nil && call.Method == http.MethodGet {
+		if !c.budget.acquire(ctx, translate.StreamBufferBytes, BufferBudgetWait) {
+			return nil, nil, &BudgetExceededError{}
+		}
+		c.held.Add(translate.StreamBufferBytes)
+		uc.Charge = func(n int64) bool {
+			if !c.budget.acquire(ctx, n, BufferBudgetWait) {
+				return false
+			}
+			c.held.Add(n)
+			return true
+		}
+	}
+	resp, body, err := c.up.Stream(ctx, uc, c.authorization, c.requestID)
+	if err != nil {
+		return nil, nil, normalizeCallError(err)
+	}
+	a := &translate.V2Answer{Status: resp.Status, Header: resp.Header, Body: resp.Body}
+	if body == nil {
+		c.mu.Lock()
+		if !c.released && len(c.bodies) < 32 {
+			c.bodies = append(c.bodies, resp.Body)
+		}
+		c.mu.Unlock()
+		return a, nil, nil
+	}
+	return a, &streamBody{body}, nil
+}
+
+// streamBody reads a streamed answer, with its errors as Call gives them.
+type streamBody struct{ io.ReadCloser }
+
+func (b *streamBody) Read(p []byte) (int, error) {
+	n, err := b.ReadCloser.Read(p)
+	if err != nil && err != io.EOF {
+		err = normalizeCallError(err)
+	}
+	return n, err
+}
+
 // release gives the request's answer bodies back to the pool. Call it only
 // when nothing refers to them any more: plans decode strings that share a
 // body's memory, so the v1 answer must be written first. Cached answers
@@ -181,6 +231,33 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 				res.RetryAfter = retryAfterHeader(oe.RetryAfterSeconds())
 			}
 		}
+		if res.Stream != nil && res.Status < 300 {
+			// Streamed (GET /v1/pods): the status is sent with the first
+			// bytes. A failure before them is answered as any; after them,
+			// the connection is aborted (no final chunk), so that the
+			// client cannot take the truncated list for a whole one.
+			sw := &streamWriter{w: w, commit: func() {
+				if cc := op.CacheControl(); cc != "" {
+					w.Header().Set("Cache-Control", cc)
+				}
+				setResultHeaders(w.Header(), res)
+				w.Header().Set("Content-Type", op.ContentType())
+				w.WriteHeader(res.Status)
+			}}
+			fail := res.Stream(sw)
+			if fail != nil {
+				infoFrom(r.Context()).setError(fail.Body)
+				if sw.committed {
+					caller.release()
+					panic(http.ErrAbortHandler)
+				}
+				writeResult(w, fail)
+			} else if !sw.committed {
+				sw.commit()
+			}
+			caller.release()
+			return
+		}
 		if res.Status < 300 {
 			if cc := op.CacheControl(); cc != "" {
 				w.Header().Set("Cache-Control", cc)
@@ -209,6 +286,35 @@ func writeResult(w http.ResponseWriter, res *translate.Result) {
 // writeResultAs writes a plan's v1 answer with a body of media type ct.
 func writeResultAs(w http.ResponseWriter, res *translate.Result, ct string) {
 	h := w.Header()
+	setResultHeaders(h, res)
+	if res.Body == nil || res.Status == http.StatusNoContent {
+		w.WriteHeader(res.Status)
+		return
+	}
+	h.Set("Content-Type", ct)
+	h.Set("Content-Length", strconv.Itoa(len(res.Body)))
+	w.WriteHeader(res.Status)
+	_, _ = w.Write(res.Body)
+}
+
+// streamWriter sends the status and headers (commit) before the first
+// bytes of a streamed answer.
+type streamWriter struct {
+	w         http.ResponseWriter
+	commit    func()
+	committed bool
+}
+
+func (s *streamWriter) Write(p []byte) (int, error) {
+	if !s.committed {
+		s.committed = true
+		s.commit()
+	}
+	return s.w.Write(p)
+}
+
+// setResultHeaders sets the headers that say what the gateway did.
+func setResultHeaders(h http.Header, res *translate.Result) {
 	for _, warn := range res.Warnings {
 		h.Add("X-Compat-Warning", sanitizeHeader(warn))
 	}
@@ -221,14 +327,6 @@ func writeResultAs(w http.ResponseWriter, res *translate.Result, ct string) {
 	if res.RetryAfter != "" {
 		h.Set("Retry-After", res.RetryAfter)
 	}
-	if res.Body == nil || res.Status == http.StatusNoContent {
-		w.WriteHeader(res.Status)
-		return
-	}
-	h.Set("Content-Type", ct)
-	h.Set("Content-Length", strconv.Itoa(len(res.Body)))
-	w.WriteHeader(res.Status)
-	_, _ = w.Write(res.Body)
 }
 
 // sanitizeHeader keeps a header value on one line of printable ASCII.

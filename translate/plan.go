@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -83,6 +84,12 @@ type Result struct {
 	Notes []Note
 	// Calls lists the v2 calls made ("GET /v2/pods -> 200"), for the access log.
 	Calls []string
+	// Stream, when set (with Status 200 and no Body), writes the body to w
+	// (podliststream.go): the status is committed with its first Write. It
+	// returns nil when done, or the answer to give when it failed: the
+	// caller gives it if nothing was written yet, and otherwise aborts the
+	// connection so that the truncated body cannot pass for a whole one.
+	Stream func(w io.Writer) *Result
 }
 
 // PlanFunc performs a v1 operation.

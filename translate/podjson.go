@@ -3,6 +3,7 @@ package translate
 import (
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"math/bits"
 	"net/http"
@@ -37,6 +38,9 @@ type jreader struct {
 	s   string // the same bytes as a string, for allocation-free substrings
 	i   int
 	err error
+	// base is the offset of b[0] in the document (non-zero when b is a
+	// window on an answer read as a stream: podStream.src), for messages.
+	base int
 
 	// Chunked storage for the small structs of many pods (one allocation
 	// per chunk instead of one per pod).
@@ -91,7 +95,7 @@ func newJReader(b []byte) *jreader {
 
 func (r *jreader) fail(msg string) {
 	if r.err == nil {
-		r.err = errors.New(msg + " at byte " + strconv.Itoa(r.i))
+		r.err = errors.New(msg + " at byte " + strconv.Itoa(r.base+r.i))
 	}
 	r.i = len(r.b)
 }
@@ -716,7 +720,12 @@ func decodePod(b []byte) (*v2Pod, error) {
 // counts the "pods" members seen, and a caller that keeps something per
 // pod starts over when it changes.
 type podStream struct {
-	r         jreader
+	r jreader
+	// src, when set, is the rest of the answer after r.b (a window that
+	// fill reads into): see podstreamio.go.
+	src       io.Reader
+	srcErr    error // what ended src: io.EOF at its end
+	buf       []byte
 	state     uint8 // 0: before the object, 1: in its members, 2: in the pods array, 3: done
 	firstKey  bool
 	firstElem bool
@@ -734,6 +743,10 @@ func (s *podStream) init(b []byte) {
 func (s *podStream) next(p *v2Pod) bool {
 	r := &s.r
 	for {
+		if s.src != nil && !s.fill() {
+			s.state = 3
+			return false
+		}
 		switch s.state {
 		case 0:
 			s.state = 3
@@ -748,8 +761,16 @@ func (s *podStream) next(p *v2Pod) bool {
 				return false
 			}
 			if k != "pods" {
+				if s.src != nil && !s.fillValue() {
+					s.state = 3
+					return false
+				}
 				r.skip()
 				continue
+			}
+			if s.src != nil && r.peek() != '[' && !s.fillValue() {
+				s.state = 3
+				return false
 			}
 			s.seen = true
 			s.resets++
@@ -773,7 +794,20 @@ func (s *podStream) next(p *v2Pod) bool {
 			}
 			*p = v2Pod{}
 			r.resetPodStorage()
+			start := r.i
 			r.pod(p)
+			if r.err != nil && s.src != nil && s.srcErr == nil {
+				// The window may end inside this pod (podstreamio.go):
+				// read the pod whole and decode it again.
+				r.i, r.err = start, nil
+				if !s.fillValue() {
+					s.state = 3
+					return false
+				}
+				*p = v2Pod{}
+				r.resetPodStorage()
+				r.pod(p)
+			}
 			if r.err != nil {
 				r.err = podErr(s.n, r.err)
 				s.state = 3
@@ -793,6 +827,13 @@ func (s *podStream) finish() error {
 	for s.state != 3 {
 		var p v2Pod
 		s.next(&p)
+	}
+	if s.src != nil {
+		for s.r.err == nil && s.more() {
+		}
+		if s.srcErr != nil && s.srcErr != io.EOF {
+			return &SourceError{s.srcErr}
+		}
 	}
 	s.r.end()
 	if s.r.err != nil {

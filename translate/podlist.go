@@ -209,6 +209,10 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 		return podListAnswer(nil, filterWorkers(q, workers, q.includeMachine), 0)
 	}
+	streamable := !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers && (q.templateID == nil || req.Facts == nil)
+	if sc, ok := c.(StreamCaller); ok && streamable {
+		return listPodsStreamed(ctx, req, sc, q)
+	}
 	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/pods"})
 	if err != nil {
 		return FromCallError(err)
@@ -216,7 +220,7 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if !a.OK() {
 		return FromV2Error(req.Op, a)
 	}
-	if !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers && (q.templateID == nil || req.Facts == nil) {
+	if streamable {
 		return streamPodList(ctx, req, a, q)
 	}
 	all, r := decodePodListAnswer(a)

@@ -1,0 +1,188 @@
+package translate
+
+import (
+	"context"
+	"io"
+	"net/http"
+	"sync"
+	"unsafe"
+)
+
+// GET /v1/pods as a stream (issue 16): the v2 answer is read pod by pod and
+// each pod's v1 form is written on, so that a request in flight holds a
+// window of the v2 answer and a window of the v1 one, whatever the number
+// of pods.
+//
+// The status is committed late, so that it is right whenever it can be:
+//   - a v2 answer of at most listPrefixBytes is read whole and answered as
+//     before (streamPodList): any failure is a 502 with its message;
+//   - a longer one is streamed, but the v1 answer is held until it reaches
+//     listCommitBytes: a failure before that (an unreadable pod, v2's
+//     connection breaking, a repeated "pods" member) is still a 502 (504
+//     for v2's time running out) with its message;
+//   - once the held answer has been sent (status 200), a failure aborts
+//     the connection (no closing bracket, no final chunk), so that no
+//     client can take a truncated list for a complete one.
+//
+// Without a fact store, the held answer is written whenever it reaches
+// listCommitBytes. With one, pods are translated in windows of
+// listWindowPods pods (fewer only when their v1 form passes
+// listWindowBytes), with one batched lookup of their templateId per
+// window: a list of up to 128 pods costs one lookup, as before, and a list
+// of 1000 pods eight.
+
+// Sizes of the stream (variables for tests).
+var (
+	listPrefixBytes = 64 << 10  // v2 answer read before deciding to stream
+	listCommitBytes = 32 << 10  // v1 answer held before the status is sent
+	listWindowPods  = 128       // pods per fact-store lookup
+	listWindowBytes = 256 << 10 // v1 answer per window at most, with a store
+)
+
+// StreamBufferBytes is what one streamed list holds in memory, beyond one
+// pod, without a fact store (the proxy charges it to its byte budget): the
+// 64 KiB window on the v2 answer and the 32 KiB of v1 answer held (in a
+// 48 KiB buffer). With a store, a window of 128 v1 pods (~100 KB for
+// typical pods, at most listWindowBytes) takes the place of the latter.
+const StreamBufferBytes = 64<<10 + 48<<10
+
+// StreamCaller is a Caller that can hand over a v2 answer's body unread.
+// For a 2xx answer it returns the body to read and close (a.Body is nil);
+// for any other answer, a.Body holds it whole and the reader is nil.
+type StreamCaller interface {
+	Caller
+	CallStream(ctx context.Context, c V2Call) (a *V2Answer, body io.ReadCloser, err error)
+}
+
+var prefixBufs sync.Pool // *[]byte of cap listPrefixBytes
+
+func getPrefixBuf() []byte {
+	if p, ok := prefixBufs.Get().(*[]byte); ok && cap(*p) >= listPrefixBytes {
+		return (*p)[:listPrefixBytes]
+	}
+	return make([]byte, listPrefixBytes)
+}
+
+func putPrefixBuf(b []byte) {
+	if cap(b) == listPrefixBytes {
+		b = b[:0]
+		prefixBufs.Put(&b)
+	}
+}
+
+// listPodsStreamed is listPodsPlan's v2 call and answer for the common case
+// (no include*, no templateId filter with a store) when c can stream.
+func listPodsStreamed(ctx context.Context, req *Request, c StreamCaller, q *podQuery) *Result {
+	a, body, err := c.CallStream(ctx, V2Call{Method: http.MethodGet, Path: "/v2/pods"})
+	if err != nil {
+		return FromCallError(err)
+	}
+	if body == nil || !a.OK() {
+		if body != nil {
+			body.Close()
+		}
+		if !a.OK() {
+			return FromV2Error(req.Op, a)
+		}
+		return streamPodList(ctx, req, a, q)
+	}
+	buf := getPrefixBuf()
+	n, err := io.ReadFull(body, buf)
+	switch err {
+	case nil:
+		return &Result{Status: http.StatusOK, Stream: func(w io.Writer) *Result {
+			defer body.Close()
+			return writePodStream(ctx, req, buf[:n], body, q, w)
+		}}
+	case io.EOF, io.ErrUnexpectedEOF:
+		body.Close()
+		// The whole answer: as before. The v1 answer shares none of buf.
+		whole := *a
+		whole.Body = buf[:n]
+		res := streamPodList(ctx, req, &whole, q)
+		putPrefixBuf(buf)
+		return res
+	default:
+		body.Close()
+		putPrefixBuf(buf)
+		return FromCallError(err)
+	}
+}
+
+// writePodStream translates the answer (prefix, then src) onto w.
+func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Reader, q *podQuery, w io.Writer) *Result {
+	var s podStream
+	s.initReader(prefix, src)
+	defer func() { putPrefixBuf(s.buf) }()
+	out := append(getAnswerBuf(listCommitBytes+16<<10), '[')
+	defer func() { b := out[:0]; answerBufs.pool.Put(&b) }()
+	committed := false
+	var werr error
+	var p v2Pod
+	var ends []podListEnd
+	var ids []byte // the bytes of the ids in ends
+	n, resets, window := 0, 0, 0
+	// flush ends a window: its templates, then the held answer is sent
+	// once long enough (or at the end).
+	flush := func(final bool) {
+		out = insertPodTemplates(ctx, req, out, ends)
+		ends, ids, window = ends[:0], ids[:0], 0
+		if final || len(out) >= listCommitBytes {
+			if _, werr = w.Write(out); werr == nil {
+				committed = true
+			}
+			out = out[:0]
+		}
+	}
+	for s.next(&p) {
+		if s.resets != resets {
+			if committed {
+				return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: a second \"pods\" member after the first was sent")
+			}
+			// A repeated "pods" member replaces what came before.
+			resets, out, n, ends, ids, window = s.resets, out[:1], 0, ends[:0], ids[:0], 0
+		}
+		if !q.match(&p) {
+			continue
+		}
+		if n > 0 {
+			out = append(out, ',')
+		}
+		out = appendV1PodOf(out, &p)
+		if p.Template == "" && req.Facts != nil {
+			// The id shares the window, which the next pod overwrites: it
+			// is copied into ids, which serves one window (the store
+			// keeps none of the ids it is asked about).
+			ids = append(ids, p.ID...)
+			id := ids[len(ids)-len(p.ID):]
+			ends = append(ends, podListEnd{id: unsafe.String(unsafe.SliceData(id), len(id)), end: len(out) - 1})
+		}
+		n++
+		window++
+		// Without a store, a window is what is written at once; with
+		// one, it is also the pods of one lookup.
+		if req.Facts == nil && len(out) >= listCommitBytes || req.Facts != nil && (window >= listWindowPods || len(out) >= listWindowBytes) {
+			if flush(false); werr != nil {
+				return nil // the client is gone
+			}
+		}
+	}
+	if err := s.finish(); err != nil {
+		if se, ok := err.(*SourceError); ok {
+			return FromCallError(se.Err)
+		}
+		return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
+	}
+	if s.resets != resets {
+		// A last "pods" member that is null or empty.
+		if committed {
+			return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: a second \"pods\" member after the first was sent")
+		}
+		out, ends = out[:1], ends[:0]
+	}
+	out = append(out, ']')
+	// The closing bracket is outside any pod: insertPodTemplates inserts
+	// before each pod's closing brace.
+	flush(true)
+	return nil
+}

@@ -1,0 +1,265 @@
+package translate
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"testing"
+)
+
+// The streamed list (podliststream.go) against the decomposed one: same
+// answers and errors, byte for byte, however v2's answer arrives; and what
+// a client sees when v2 fails after the status was sent.
+
+// chunkReader hands out its bytes size at a time, then fails with err
+// (io.EOF when nil) after failAt bytes if failAt >= 0.
+type chunkReader struct {
+	b      []byte
+	size   int
+	failAt int
+	err    error
+	closed bool
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if r.failAt >= 0 && len(r.b) == 0 {
+		return 0, r.err
+	}
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), r.size, len(r.b))
+	n = copy(p, r.b[:n])
+	r.b = r.b[n:]
+	return n, nil
+}
+
+func (r *chunkReader) Close() error { r.closed = true; return nil }
+
+// streamCaller answers GET /v2/pods with body, read through a chunkReader.
+type streamCaller struct {
+	status int
+	body   *chunkReader
+}
+
+func (c *streamCaller) Call(context.Context, V2Call) (*V2Answer, error) {
+	return nil, errors.New("the list must be streamed")
+}
+
+func (c *streamCaller) CallStream(_ context.Context, call V2Call) (*V2Answer, io.ReadCloser, error) {
+	if call.Path != "/v2/pods" {
+		return nil, nil, fmt.Errorf("unexpected call %s", call.Path)
+	}
+	return &V2Answer{Status: c.status}, c.body, nil
+}
+
+// withStreamSizes sets the stream's sizes for one test.
+func withStreamSizes(t testing.TB, prefix, commit, pods, bytes int) {
+	p, c, wp, wb := listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes
+	listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes = prefix, commit, pods, bytes
+	t.Cleanup(func() { listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes = p, c, wp, wb })
+}
+
+// runStreamed runs GET /v1/pods on body through a streamCaller: the
+// status, the bytes written and whether the connection would be aborted.
+func runStreamed(t testing.TB, req *Request, body []byte, chunk int, q *podQuery) (status int, written []byte, aborted bool) {
+	r := &chunkReader{b: body, size: chunk, failAt: -1}
+	res := listPodsStreamed(context.Background(), req, &streamCaller{status: 200, body: r}, q)
+	if res.Stream == nil {
+		defer ReleaseBody(res.Body)
+		if !r.closed {
+			t.Fatal("the v2 answer was not closed")
+		}
+		return res.Status, append([]byte(nil), res.Body...), false
+	}
+	var w bytes.Buffer
+	fail := res.Stream(&w)
+	if !r.closed {
+		t.Fatal("the v2 answer was not closed")
+	}
+	if fail == nil {
+		return res.Status, w.Bytes(), false
+	}
+	if w.Len() == 0 {
+		return fail.Status, fail.Body, false
+	}
+	return 200, w.Bytes(), true
+}
+
+func sameStreamedAnswer(t *testing.T, body []byte, chunk int, q *podQuery) {
+	t.Helper()
+	want := decomposedList(body, q)
+	status, got, aborted := runStreamed(t, &Request{}, body, chunk, q)
+	if aborted || status != want.Status || !bytes.Equal(got, want.Body) {
+		t.Fatalf("for %.300q (chunks of %d)\nstreamed   %d %.300s (aborted %v)\ndecomposed %d %.300s", body, chunk, status, got, aborted, want.Status, want.Body)
+	}
+}
+
+func TestAStreamedListAnswersAsTheWholeAnswer(t *testing.T) {
+	bodies := append([]string{string(hundredPods())}, streamEdgeCases...)
+	for _, tc := range []struct {
+		name                 string
+		prefix, commit, pods int
+	}{
+		{"read whole (short answers)", 64 << 10, 32 << 10, 128},
+		{"streamed, held until the end", 8, 1 << 30, 3},
+		{"streamed, held until the end, one pod per window", 1, 1 << 30, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			withStreamSizes(t, tc.prefix, tc.commit, tc.pods, 1<<30)
+			for _, body := range bodies {
+				for _, chunk := range []int{1, 7, 4096} {
+					sameStreamedAnswer(t, []byte(body), chunk, &podQuery{})
+				}
+			}
+		})
+	}
+}
+
+func TestAStreamedListKeepsTheFilters(t *testing.T) {
+	withStreamSizes(t, 16, 1<<30, 4, 1<<30)
+	dc := "EU-RO-1"
+	for _, q := range []*podQuery{{computeType: "CPU"}, {computeType: "GPU"}, {dataCenterIDs: []string{dc}}, {name: ptrTo("nothing")}} {
+		sameStreamedAnswer(t, hundredPods(), 100, q)
+	}
+}
+
+func TestAStreamedListIsSentAsItIsRead(t *testing.T) {
+	withStreamSizes(t, 1024, 2048, 8, 4096)
+	body := hundredPods()
+	want := decomposedList(body, &podQuery{})
+	r := &chunkReader{b: body, size: 512, failAt: -1}
+	res := listPodsStreamed(context.Background(), &Request{}, &streamCaller{status: 200, body: r}, &podQuery{})
+	if res.Stream == nil || res.Status != 200 {
+		t.Fatalf("not streamed: %d %.200s", res.Status, res.Body)
+	}
+	var w writesRecorder
+	if fail := res.Stream(&w); fail != nil {
+		t.Fatalf("failed: %d %s", fail.Status, fail.Body)
+	}
+	if !bytes.Equal(w.all, want.Body) {
+		t.Fatalf("streamed %.300s\nwant %.300s", w.all, want.Body)
+	}
+	if w.writes < 10 || w.largest > 4096+2048 {
+		t.Errorf("%d writes, the largest %d bytes: the answer was not sent in windows", w.writes, w.largest)
+	}
+}
+
+type writesRecorder struct {
+	all             []byte
+	writes, largest int
+}
+
+func (w *writesRecorder) Write(p []byte) (int, error) {
+	w.all = append(w.all, p...)
+	w.writes++
+	w.largest = max(w.largest, len(p))
+	return len(p), nil
+}
+
+func TestWhenV2FailsMidStreamTheClientSeesAnErrorOrABrokenList(t *testing.T) {
+	body := hundredPods()
+	cut := len(body) * 2 / 3
+	for _, tc := range []struct {
+		name       string
+		commit     int
+		body       []byte
+		err        error
+		wantStatus int // 0: sent, then aborted
+	}{
+		{"the connection breaks before the answer was sent: 502", 1 << 30, body[:cut], errors.New("connection reset by peer"), 502},
+		{"v2's time runs out before the answer was sent: 504", 1 << 30, body[:cut], context.DeadlineExceeded, 504},
+		{"an unreadable pod before the answer was sent: 502", 1 << 30, append(append([]byte{}, body[:cut]...), `}}}`...), nil, 502},
+		{"the connection breaks after the answer was sent: aborted", 2048, body[:cut], errors.New("connection reset by peer"), 0},
+		{"an unreadable pod after the answer was sent: aborted", 2048, append(append([]byte{}, body[:cut]...), `}}}`...), nil, 0},
+		{"a second pods member after the answer was sent: aborted", 2048, append(append([]byte{}, body[:len(body)-1]...), `,"pods":[]}`...), nil, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			withStreamSizes(t, 1024, tc.commit, 8, 4096)
+			failAt := -1
+			if tc.err != nil {
+				failAt = len(tc.body)
+			}
+			r := &chunkReader{b: tc.body, size: 300, failAt: failAt, err: tc.err}
+			res := listPodsStreamed(context.Background(), &Request{}, &streamCaller{status: 200, body: r}, &podQuery{})
+			var w bytes.Buffer
+			fail := res.Stream(&w)
+			if fail == nil {
+				t.Fatalf("no failure; wrote %.200s", w.Bytes())
+			}
+			if tc.wantStatus != 0 {
+				if w.Len() != 0 || fail.Status != tc.wantStatus {
+					t.Fatalf("status %d after %d bytes written, want %d before any", fail.Status, w.Len(), tc.wantStatus)
+				}
+				return
+			}
+			if w.Len() == 0 {
+				t.Fatalf("nothing written: %d %s", fail.Status, fail.Body)
+			}
+			if bytes.HasSuffix(w.Bytes(), []byte("]")) {
+				t.Fatalf("the truncated list ends like a whole one: …%s", w.Bytes()[w.Len()-40:])
+			}
+		})
+	}
+}
+
+func TestAStreamedListLooksUpTheStoreOncePerWindow(t *testing.T) {
+	var pods []string
+	for i := range 300 {
+		pods = append(pods, pod(fmt.Sprintf("pod%03d", i), set("templateId", nil)))
+	}
+	body := []byte(podList(pods...))
+	kv := []string{}
+	for i := 0; i < 300; i += 7 {
+		kv = append(kv, FactPod, fmt.Sprintf("pod%03d", i), fmt.Sprintf("tpl%03d", i))
+	}
+	whole := newFakeFacts(kv...)
+	want := streamPodList(context.Background(), &Request{Facts: whole}, &V2Answer{Status: 200, Body: body}, &podQuery{})
+	defer ReleaseBody(want.Body)
+	if !bytes.Contains(want.Body, []byte(`"templateId":"tpl007"`)) {
+		t.Fatalf("the whole answer has no template from the store: %.300s", want.Body)
+	}
+	withStreamSizes(t, 1024, 4096, 128, 1<<30)
+	f := newFakeFacts(kv...)
+	status, got, aborted := runStreamed(t, &Request{Facts: f}, body, 1000, &podQuery{})
+	if status != 200 || aborted || !bytes.Equal(got, want.Body) {
+		t.Fatalf("streamed %d %.300s\nwant %.300s", status, got, want.Body)
+	}
+	if len(f.lookups) != 3 || len(f.lookups[0]) != 128 || len(f.lookups[2]) != 300-256 {
+		t.Errorf("%d lookups for 300 pods in windows of 128, want 3", len(f.lookups))
+	}
+	if len(whole.lookups) != 1 {
+		t.Errorf("%d lookups for a list read whole, want 1", len(whole.lookups))
+	}
+}
+
+func TestAV2ErrorIsNotStreamed(t *testing.T) {
+	op, _ := Lookup("ListPods")
+	c := &errStreamCaller{}
+	res := op.Plan(context.Background(), &Request{Op: op}, c)
+	if res.Stream != nil || res.Status != http.StatusUnauthorized {
+		t.Fatalf("%d, streamed %v", res.Status, res.Stream != nil)
+	}
+}
+
+type errStreamCaller struct{ streamCaller }
+
+func (c *errStreamCaller) CallStream(context.Context, V2Call) (*V2Answer, io.ReadCloser, error) {
+	return &V2Answer{Status: 401, Body: []byte(`{"error":"bad key"}`)}, nil, nil
+}
+
+// FuzzStreamPodListReader: on any input, arriving in pieces of any size,
+// the streamed list answers exactly as the decomposed one.
+func FuzzStreamPodListReader(f *testing.F) {
+	for _, c := range streamEdgeCases {
+		f.Add([]byte(c), uint8(1))
+	}
+	f.Add(hundredPods()[:3000], uint8(5))
+	f.Fuzz(func(t *testing.T, b []byte, chunk uint8) {
+		withStreamSizes(t, 4, 1<<30, 2, 1<<30)
+		sameStreamedAnswer(t, b, int(chunk%64)+1, &podQuery{})
+	})
+}
