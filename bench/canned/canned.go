@@ -82,16 +82,8 @@ var dataCenters = []string{"US-KS-2", "US-TX-3", "EU-RO-1", "CA-MTL-1"}
 // with live metrics, a stopped GPU pod, a running two-GPU pod from a template
 // on a network volume, and a stopped CPU pod.
 func pod(i int) string {
-	id := podID(i)
-	dc := dataCenters[i%len(dataCenters)]
+	id, dc, created, started, sshProxy, port, ip, sshDirect, env := podParts(i)
 	gpu := gpuTypes[(i/4)%len(gpuTypes)]
-	created := fmt.Sprintf("2026-10-%02dT%02d:%02d:00Z", 1+i%28, i%24, i%60)
-	started := fmt.Sprintf("2026-10-%02dT%02d:%02d:30Z", 1+i%28, i%24, i%60)
-	sshProxy := fmt.Sprintf(`{"host":"ssh.runpod.io","port":22,"username":"%s-f4763a86","command":"ssh %s-f4763a86@ssh.runpod.io"}`, id, id)
-	port := 10000 + i*7
-	ip := fmt.Sprintf("194.26.%d.%d", 40+i%20, 10+i%200)
-	sshDirect := fmt.Sprintf(`{"host":"%s","port":%d,"username":"root","command":"ssh root@%s -p %d"}`, ip, port, ip, port)
-	env := `{"JUPYTER_ENABLE_LAB":"yes","MODEL_NAME":"llama-3-8b","HF_HOME":"/workspace/hf","PUBLIC_KEY":"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ bench@v1gateway"}`
 	switch i % 4 {
 	case 0: // RUNNING GPU pod
 		return `{"id":"` + id + `","name":"training-` + strconv.Itoa(i) + `","status":"RUNNING","actions":["stop","restart","terminate"],` +
@@ -232,4 +224,19 @@ func (t Transport) RoundTrip(r *http.Request) (*http.Response, error) {
 		Body:          io.NopCloser(bytes.NewReader(a.Body)),
 		Request:       r,
 	}, nil
+}
+
+// podParts are the values every kind of canned pod (pod, mixedPod) derives
+// from its index the same way.
+func podParts(i int) (id, dc, created, started, sshProxy string, port int, ip, sshDirect, env string) {
+	id = podID(i)
+	dc = dataCenters[i%len(dataCenters)]
+	created = fmt.Sprintf("2026-10-%02dT%02d:%02d:00Z", 1+i%28, i%24, i%60)
+	started = fmt.Sprintf("2026-10-%02dT%02d:%02d:30Z", 1+i%28, i%24, i%60)
+	sshProxy = fmt.Sprintf(`{"host":"ssh.runpod.io","port":22,"username":"%s-f4763a86","command":"ssh %s-f4763a86@ssh.runpod.io"}`, id, id)
+	port = 10000 + i*7
+	ip = fmt.Sprintf("194.26.%d.%d", 40+i%20, 10+i%200)
+	sshDirect = fmt.Sprintf(`{"host":"%s","port":%d,"username":"root","command":"ssh root@%s -p %d"}`, ip, port, ip, port)
+	env = `{"JUPYTER_ENABLE_LAB":"yes","MODEL_NAME":"llama-3-8b","HF_HOME":"/workspace/hf","PUBLIC_KEY":"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ bench@v1gateway"}`
+	return
 }

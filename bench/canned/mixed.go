@@ -2,7 +2,6 @@ package canned
 
 import (
 	"bytes"
-	"fmt"
 	"strconv"
 )
 
@@ -37,16 +36,8 @@ var mixedArgs = []string{
 }
 
 func mixedPod(i int) string {
-	id := podID(i)
-	dc := dataCenters[i%len(dataCenters)]
+	id, dc, created, started, sshProxy, port, ip, sshDirect, env := podParts(i)
 	gpu := gpuTypes[(i/5)%len(gpuTypes)]
-	created := fmt.Sprintf("2026-10-%02dT%02d:%02d:00Z", 1+i%28, i%24, i%60)
-	started := fmt.Sprintf("2026-10-%02dT%02d:%02d:30Z", 1+i%28, i%24, i%60)
-	sshProxy := fmt.Sprintf(`{"host":"ssh.runpod.io","port":22,"username":"%s-f4763a86","command":"ssh %s-f4763a86@ssh.runpod.io"}`, id, id)
-	port := 10000 + i*7
-	ip := fmt.Sprintf("194.26.%d.%d", 40+i%20, 10+i%200)
-	sshDirect := fmt.Sprintf(`{"host":"%s","port":%d,"username":"root","command":"ssh root@%s -p %d"}`, ip, port, ip, port)
-	env := `{"JUPYTER_ENABLE_LAB":"yes","MODEL_NAME":"llama-3-8b","HF_HOME":"/workspace/hf","PUBLIC_KEY":"ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAILXGDN/SclOozk1xsDztpmhGiKkkrfQB9SKoO8dSIQQZ bench@v1gateway"}`
 	args := mixedArgs[(i/5)%len(mixedArgs)]
 	n := strconv.Itoa(i)
 	switch i % 5 {
