@@ -235,7 +235,7 @@ func (r *Report) Markdown() string {
 		}
 		fmt.Fprintf(&b, "## %s — latencies at %d req/s\n\n", title, rows[0].Rate)
 		if w == wlCreate {
-			b.WriteString("The translated create makes two upstream calls (the pre-list of pods for duplicate detection, P3, then the create); the others one.\n\n")
+			b.WriteString("The translated create makes one upstream call, as the others do: it no longer lists the account's pods first (a pod whose create reply was lost is looked for only then, P3).\n\n")
 		}
 		b.WriteString("| case | req/s (max) | × bare | p50 | p99 | p99.9 | +p50 | +p99 | CPU µs/req | allocs/req | B/req | peak RSS | Redis cmds/req | errors |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
