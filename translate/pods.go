@@ -491,10 +491,12 @@ func (cr *podCreator) createLoop() (*v2Pod, *Result) {
 			body.DataCenterIDs = dcs
 		}
 		cr.sentDCs = body.DataCenterIDs
-		if err := cr.ctx.Err(); err != nil {
+		if dl, ok := cr.ctx.Deadline(); cr.ctx.Err() != nil || ok && !time.Now().Before(dl) {
 			// The reads before the create used up the deadline: no create
 			// was sent (and none earlier is in doubt: each got an answer),
-			// so say plainly that nothing was created.
+			// so say plainly that nothing was created. The clock is read
+			// too: a read's transport timeout can end it a moment before
+			// the context's own timer has fired.
 			return nil, Fail(http.StatusGatewayTimeout, "the request deadline passed before the create was sent (the v2 reads it needs were slow): nothing was created; try again")
 		}
 		a, err := podCall(cr.ctx, cr.c, http.MethodPost, "/v2/pods", nil, body)
