@@ -104,17 +104,7 @@ func TestLoadSheddingPastMaxInFlight(t *testing.T) {
 		c.UpstreamHeaderTimeout = 5 * time.Second
 	})
 	var wg sync.WaitGroup
-	for range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, _ := http.NewRequest("GET", srv.URL+"/v2/pods", nil)
-			req.Header.Set("Authorization", "Bearer k1")
-			if resp, err := http.DefaultClient.Do(req); err == nil {
-				resp.Body.Close()
-			}
-		}()
-	}
+	getInBackground(&wg, srv.URL+"/v2/pods", 2)
 	waitUntil(t, 3*time.Second, func() bool { return inFlight.Load() == 2 })
 	for _, path := range []string{"/v1/pods", "/v2/pods"} {
 		start := time.Now()
@@ -142,17 +132,7 @@ func TestUpstreamConnectionsAreCapped(t *testing.T) {
 		c.BreakerFailures = 100
 	})
 	var wg sync.WaitGroup
-	for range 12 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			req, _ := http.NewRequest("GET", srv.URL+"/v2/pods", nil)
-			req.Header.Set("Authorization", "Bearer k1")
-			if resp, err := http.DefaultClient.Do(req); err == nil {
-				resp.Body.Close()
-			}
-		}()
-	}
+	getInBackground(&wg, srv.URL+"/v2/pods", 12)
 	waitUntil(t, 3*time.Second, func() bool { return inFlight.Load() == 3 })
 	time.Sleep(200 * time.Millisecond) // would a fourth connection come?
 	if n, c := inFlight.Load(), conns.Load(); n != 3 || c != 3 {
@@ -407,5 +387,21 @@ func TestUsageCountsOnlyKeysV2Accepted(t *testing.T) {
 	}
 	if got["ListPods"] != 1 || got["ResetPod"] != 1 {
 		t.Fatalf("good key counted %v, want ListPods 1 and ResetPod 1 (the refusal before any accepted call is not counted)", got)
+	}
+}
+
+// getInBackground sends n GETs with a valid key at once, each in its own
+// goroutine, answers discarded; wg counts them.
+func getInBackground(wg *sync.WaitGroup, url string, n int) {
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req, _ := http.NewRequest("GET", url, nil)
+			req.Header.Set("Authorization", "Bearer k1")
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}()
 	}
 }

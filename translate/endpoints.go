@@ -412,18 +412,8 @@ func chooseEndpointCPUs(ctx context.Context, c Caller, cpus []v2CreateCPU, vcpu 
 	ids := sortedKeys(v1EndpointCPUFlavorIDs)
 	q := url.Values{"include": {"AVAILABILITY"}, "product": {"SERVERLESS"}, "vcpuCount": {strconv.Itoa(vcpu)}}
 	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/catalog/cpus", Query: q})
-	failure := ""
-	switch {
-	case err != nil:
-		failure = err.Error()
-	case !a.OK():
-		failure = ProblemMessage(a.Body, a.Status)
-	default:
-		cat, r := decodeV2[v2CPUCatalog](a, "a CPU catalog")
-		if r != nil {
-			failure = "unreadable answer"
-			break
-		}
+	cat, failure := readCatalog[v2CPUCatalog](a, err, "a CPU catalog")
+	if cat != nil {
 		byID := make(map[string]v2CPUType, len(cat.CPUs))
 		for _, t := range cat.CPUs {
 			byID[t.ID] = t

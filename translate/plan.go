@@ -194,6 +194,23 @@ func decodeV2[T any](a *V2Answer, what string) (*T, *Result) {
 	return v, nil
 }
 
+// readCatalog decodes a v2 catalog answer (a, err: a Caller's result). When
+// it cannot, failure says why ("" when read): for plans that go on without
+// the catalog, e.g. trying candidates in the client's order.
+func readCatalog[T any](a *V2Answer, err error, what string) (cat *T, failure string) {
+	switch {
+	case err != nil:
+		return nil, err.Error()
+	case !a.OK():
+		return nil, ProblemMessage(a.Body, a.Status)
+	}
+	cat, r := decodeV2[T](a, what)
+	if r != nil {
+		return nil, "unreadable answer"
+	}
+	return cat, ""
+}
+
 // getV2 reads one v2 resource at path (built with V2Path) and decodes it;
 // what names it in the 502 for an answer it cannot decode ("an endpoint").
 // A v2 error, 404 included, becomes the v1 answer the operation documents.

@@ -364,32 +364,18 @@ func (cr *podCreator) rankCandidates() *Result {
 	var rank map[string]int
 	var gpus *v2GPUCatalog
 	var cpus *v2CPUCatalog
-	failure := ""
-	switch {
-	case err != nil:
-		failure = err.Error()
-	case !a.OK():
-		failure = ProblemMessage(a.Body, a.Status)
-	default:
-		rank = map[string]int{}
-		if in.cpu {
-			cat, r := decodeV2[v2CPUCatalog](a, "a CPU catalog")
-			if r != nil {
-				failure = "unreadable answer"
-				break
-			}
-			cpus = cat
-			for _, t := range cat.CPUs {
+	var failure string
+	if in.cpu {
+		if cpus, failure = readCatalog[v2CPUCatalog](a, err, "a CPU catalog"); cpus != nil {
+			rank = make(map[string]int, len(cpus.CPUs))
+			for _, t := range cpus.CPUs {
 				rank[t.ID] = availabilityRank(t.Availability)
 			}
-		} else {
-			cat, r := decodeV2[v2GPUCatalog](a, "a GPU catalog")
-			if r != nil {
-				failure = "unreadable answer"
-				break
-			}
-			gpus = cat
-			for _, t := range cat.GPUs {
+		}
+	} else {
+		if gpus, failure = readCatalog[v2GPUCatalog](a, err, "a GPU catalog"); gpus != nil {
+			rank = make(map[string]int, len(gpus.GPUs))
+			for _, t := range gpus.GPUs {
 				rank[t.ID] = availabilityRank(t.Availability)
 			}
 		}
