@@ -14,8 +14,9 @@ import (
 )
 
 // ---------------------------------------------------------------------------
-// The hand-written pod decoder and v1 encoder (podjson.go) against
-// encoding/json: same v1 answer for every generated v2 pod.
+// The hand-written pod decoder and v1 encoder (podjson.go, jsonscan.go,
+// podencode.go) against encoding/json: same v1 answer for every generated
+// v2 pod.
 
 // referenceV1 is the slow path: encoding/json decode, R-Pod, json.Marshal.
 func referenceV1(t testing.TB, body []byte) []byte {

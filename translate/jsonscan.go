@@ -1,0 +1,738 @@
+package translate
+
+import (
+	"encoding/binary"
+	"errors"
+	"math/bits"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// jreader: the small JSON scanner behind the pod decoder (podjson.go). It
+// validates as it reads (RFC 8259: strings, escapes, numbers, literals,
+// nesting bounded by maxJSONDepth) and hands out strings that share the
+// input's memory. fieldKey recognises the members of an object by the
+// order of the previous object of its kind (v2 answers repeat one order),
+// falling back to a table lookup.
+
+// maxJSONDepth bounds nesting in skipped values.
+const maxJSONDepth = 256
+
+var errJSONDepth = errors.New("JSON nested too deeply")
+
+// jreader scans one JSON document. The first error stops it: every method
+// then returns zero values and loops end.
+type jreader struct {
+	b   []byte
+	s   string // the same bytes as a string, for allocation-free substrings
+	i   int
+	err error
+	// base is the offset of b[0] in the document (non-zero when b is a
+	// window on an answer read as a stream: podStream.src), for messages.
+	base int
+
+	// Chunked storage for the small structs of many pods (one allocation
+	// per chunk instead of one per pod).
+	gpus    slab[v2PodGPU]
+	cpus    slab[v2PodCPU]
+	mounts_ slab[v2PersistentMount]
+	rts     slab[v2PodRuntime]
+	ports   []v2RuntimePort
+
+	// stream: pods are decoded one at a time into reused storage (see
+	// podStream); net is the reused buffer of network mounts.
+	stream bool
+	net    []v2NetworkMount
+
+	// The order of keys in the previous object of each kind (fieldKey).
+	podKeys, rtKeys, portKeys, gpuKeys, cpuKeys, mountKeys, persistentKeys keyOrder
+}
+
+// slab hands out pointers to elements of chunks that never grow in place,
+// so that the pointers stay valid.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 32)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	e := &s.buf[len(s.buf)-1]
+	// Zeroed: in stream mode the element held the previous pod's part,
+	// and a part given only in part must not keep its values.
+	var zero T
+	*e = zero
+	return e
+}
+
+// newJReader reads b. Decoded strings share b's memory (no copy): b must
+// not be modified while they are in use (answers are read once, never
+// written).
+func newJReader(b []byte) *jreader {
+	return &jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
+}
+
+func (r *jreader) fail(msg string) {
+	if r.err == nil {
+		r.err = errors.New(msg + " at byte " + strconv.Itoa(r.base+r.i))
+	}
+	r.i = len(r.b)
+}
+
+func (r *jreader) ws() {
+	if r.i < len(r.b) && r.b[r.i] > ' ' {
+		return // compact JSON: the common case
+	}
+	i, b := r.i, r.b
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	r.i = i
+}
+
+// peek returns the next non-space byte, 0 at the end.
+func (r *jreader) peek() byte {
+	if r.i < len(r.b) && r.b[r.i] > ' ' {
+		return r.b[r.i]
+	}
+	r.ws()
+	if r.i < len(r.b) {
+		return r.b[r.i]
+	}
+	return 0
+}
+
+// end checks that nothing but whitespace follows the document.
+func (r *jreader) end() {
+	r.ws()
+	if r.err == nil && r.i != len(r.b) {
+		r.fail("unexpected data after the JSON value")
+	}
+}
+
+func (r *jreader) literal(lit string) bool {
+	if len(r.b)-r.i >= len(lit) && r.s[r.i:r.i+len(lit)] == lit {
+		r.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// null consumes a null if there is one.
+func (r *jreader) null() bool {
+	if r.peek() == 'n' {
+		if r.literal("null") {
+			return true
+		}
+		r.fail("invalid literal")
+	}
+	return false
+}
+
+func (r *jreader) beginObject() bool {
+	if r.peek() != '{' {
+		r.fail("expected an object")
+		return false
+	}
+	r.i++
+	return true
+}
+
+// nextKey advances to the next member of an object and returns its key; it
+// returns false at the closing brace (or on error).
+func (r *jreader) nextKey(first *bool) (string, bool) {
+	// Fast path for compact JSON: `"key":` or `,"key":` right here.
+	b, i := r.b, r.i
+	if i < len(b) {
+		c := b[i]
+		if c == '}' {
+			r.i = i + 1
+			return "", false
+		}
+		fast := false
+		if *first && c == '"' {
+			*first, fast = false, true
+		} else if !*first && c == ',' && i+1 < len(b) && b[i+1] == '"' {
+			r.i, fast = i+1, true
+		}
+		if fast {
+			key := r.str()
+			if r.i < len(b) && b[r.i] == ':' {
+				r.i++
+				return key, r.err == nil
+			}
+			return r.colon(key)
+		}
+	}
+	c := r.peek()
+	if r.err != nil {
+		return "", false
+	}
+	if c == '}' {
+		r.i++
+		return "", false
+	}
+	if *first {
+		*first = false
+	} else {
+		if c != ',' {
+			r.fail("expected , or } in an object")
+			return "", false
+		}
+		r.i++
+		r.ws()
+	}
+	return r.colon(r.str())
+}
+
+// colon consumes the colon after an object key.
+func (r *jreader) colon(key string) (string, bool) {
+	if r.peek() != ':' {
+		r.fail("expected : after an object key")
+		return "", false
+	}
+	r.i++
+	return key, r.err == nil
+}
+
+func (r *jreader) beginArray() bool {
+	if r.peek() != '[' {
+		r.fail("expected an array")
+		return false
+	}
+	r.i++
+	return true
+}
+
+// nextElem advances to the next element of an array; false at the closing
+// bracket (or on error).
+func (r *jreader) nextElem(first *bool) bool {
+	c := r.peek()
+	if r.err != nil {
+		return false
+	}
+	if c == ']' {
+		r.i++
+		return false
+	}
+	if *first {
+		*first = false
+		return true
+	}
+	if c != ',' {
+		r.fail("expected , or ] in an array")
+		return false
+	}
+	r.i++
+	return true
+}
+
+// scanString validates the string token at r.i (at its opening quote) and
+// returns its content bounds and whether it holds escapes.
+func (r *jreader) scanString() (start, end int, escaped bool) {
+	b := r.b
+	i := r.i
+	if i >= len(b) || b[i] != '"' {
+		if r.peek() != '"' {
+			r.fail("expected a string")
+			return 0, 0, false
+		}
+		i = r.i
+	}
+	i++
+	start = i
+	for {
+		if i+8 <= len(b) {
+			// Eight bytes at a time (SWAR): jump to the first special byte.
+			m := specialStringBytes(binary.LittleEndian.Uint64(b[i:]))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		} else {
+			for i < len(b) && plainStringByte[b[i]] {
+				i++
+			}
+			if i >= len(b) {
+				r.i = i
+				r.fail("unterminated string")
+				return 0, 0, false
+			}
+		}
+		switch c := b[i]; {
+		case c == '"':
+			r.i = i + 1
+			return start, i, escaped
+		case c == '\\':
+			escaped = true
+			if i+1 >= len(b) {
+				r.i = i
+				r.fail("unterminated string")
+				return 0, 0, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+					r.i = i
+					r.fail("invalid \\u escape")
+					return 0, 0, false
+				}
+				i += 6
+			default:
+				r.i = i
+				r.fail("invalid escape")
+				return 0, 0, false
+			}
+		default:
+			r.i = i
+			r.fail("control character in a string")
+			return 0, 0, false
+		}
+	}
+}
+
+func isHex4(b []byte) bool {
+	for _, c := range b[:4] {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+const (
+	swarOnes  = 0x0101010101010101
+	swarHighs = 0x8080808080808080
+)
+
+// specialStringBytes marks (in the high bit of each byte; exactly for the
+// lowest one) the bytes of x that are control characters, quotes or
+// backslashes.
+func specialStringBytes(x uint64) uint64 {
+	q := x ^ (swarOnes * '"')
+	bs := x ^ (swarOnes * '\\')
+	return ((x-swarOnes*0x20)&^x | (q-swarOnes)&^q | (bs-swarOnes)&^bs) & swarHighs
+}
+
+// plainStringByte marks the bytes that stand for themselves inside a JSON
+// string: everything but control characters, the quote and the backslash.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < 256; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// str reads a string value.
+func (r *jreader) str() string {
+	// Fast path: a string without escapes right here.
+	b, i := r.b, r.i
+	if i < len(b) && b[i] == '"' {
+		j := i + 1
+		for {
+			if j+8 <= len(b) {
+				m := specialStringBytes(binary.LittleEndian.Uint64(b[j:]))
+				if m == 0 {
+					j += 8
+					continue
+				}
+				j += bits.TrailingZeros64(m) >> 3
+			} else {
+				for j < len(b) && plainStringByte[b[j]] {
+					j++
+				}
+			}
+			break
+		}
+		if j < len(b) && b[j] == '"' {
+			r.i = j + 1
+			return r.s[i+1 : j]
+		}
+	}
+	start, end, escaped := r.scanString()
+	if r.err != nil {
+		return ""
+	}
+	if !escaped {
+		return r.s[start:end]
+	}
+	return unescapeJSON(r.b[start:end])
+}
+
+// strOrNull reads a string; null reads as "".
+func (r *jreader) strOrNull() string {
+	if r.null() {
+		return ""
+	}
+	return r.str()
+}
+
+// intOrNull reads an integer; null reads as 0.
+func (r *jreader) intOrNull() int {
+	if r.null() {
+		return 0
+	}
+	return r.integer()
+}
+
+// unescapeJSON decodes the content of a validated JSON string with escapes,
+// as encoding/json does (lone surrogates become U+FFFD).
+func unescapeJSON(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c != '\\' {
+			out = append(out, c)
+			i++
+			continue
+		}
+		switch b[i+1] {
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r1 := hex4(b[i+2 : i+6])
+			i += 6
+			if utf16.IsSurrogate(r1) {
+				if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+					if dec := utf16.DecodeRune(r1, hex4(b[i+2:i+6])); dec != utf8.RuneError {
+						out = utf8.AppendRune(out, dec)
+						i += 6
+						continue
+					}
+				}
+				r1 = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r1)
+			continue
+		default: // " \ /
+			out = append(out, b[i+1])
+		}
+		i += 2
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	// out is not used again: the string shares its memory (one
+	// allocation, not two).
+	return unsafe.String(&out[0], len(out))
+}
+
+func hex4(b []byte) rune {
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c = c - 'a' + 10
+		default:
+			c = c - 'A' + 10
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}
+
+// number scans a number token and returns it.
+func (r *jreader) number() string {
+	r.ws()
+	start := r.i
+	b := r.b
+	i := r.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		r.fail("expected a number")
+		return ""
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			r.fail("invalid number")
+			return ""
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			r.fail("invalid number")
+			return ""
+		}
+	}
+	r.i = i
+	return r.s[start:i]
+}
+
+// integer reads an integer that fits an int (as encoding/json into int:
+// no fraction, no exponent).
+func (r *jreader) integer() int {
+	tok := r.number()
+	if r.err != nil {
+		return 0
+	}
+	if len(tok) <= 18 {
+		// Fast path: at most 18 digits cannot overflow an int64.
+		neg := tok[0] == '-'
+		digits := tok
+		if neg {
+			digits = tok[1:]
+		}
+		var n int64
+		for i := 0; i < len(digits); i++ {
+			c := digits[i]
+			if c < '0' || c > '9' {
+				r.fail("expected an integer")
+				return 0
+			}
+			n = n*10 + int64(c-'0')
+		}
+		if neg {
+			n = -n
+		}
+		if n != int64(int(n)) {
+			r.fail("expected an integer")
+			return 0
+		}
+		return int(n)
+	}
+	n, err := strconv.ParseInt(tok, 10, 64)
+	if err != nil || n != int64(int(n)) {
+		r.fail("expected an integer")
+		return 0
+	}
+	return int(n)
+}
+
+func (r *jreader) float() float64 {
+	tok := r.number()
+	if r.err != nil {
+		return 0
+	}
+	f, err := strconv.ParseFloat(tok, 64)
+	if err != nil {
+		r.fail("number out of range")
+		return 0
+	}
+	return f
+}
+
+func (r *jreader) boolean() bool {
+	switch r.peek() {
+	case 't':
+		if r.literal("true") {
+			return true
+		}
+	case 'f':
+		if r.literal("false") {
+			return false
+		}
+	}
+	r.fail("expected a boolean")
+	return false
+}
+
+// skip validates and skips any value.
+func (r *jreader) skip() { r.skipDepth(0) }
+
+func (r *jreader) skipDepth(depth int) {
+	if depth > maxJSONDepth {
+		r.err = errJSONDepth
+		r.i = len(r.b)
+		return
+	}
+	switch r.peek() {
+	case '{':
+		r.i++
+		first := true
+		for _, ok := r.nextKey(&first); ok; _, ok = r.nextKey(&first) {
+			r.skipDepth(depth + 1)
+		}
+	case '[':
+		r.i++
+		first := true
+		for r.nextElem(&first) {
+			r.skipDepth(depth + 1)
+		}
+	case '"':
+		r.scanString()
+	case 't':
+		if !r.literal("true") {
+			r.fail("invalid literal")
+		}
+	case 'f':
+		if !r.literal("false") {
+			r.fail("invalid literal")
+		}
+	case 'n':
+		if !r.literal("null") {
+			r.fail("invalid literal")
+		}
+	default:
+		r.number()
+	}
+}
+
+// raw validates and returns one value as raw JSON (a subslice of the input).
+func (r *jreader) raw() []byte {
+	r.ws()
+	start := r.i
+	r.skip()
+	if r.err != nil {
+		return nil
+	}
+	return r.b[start:r.i:r.i]
+}
+
+// keyOrder is the order of keys seen in the previous object of one kind.
+type keyOrder struct {
+	seq [40]uint8 // field numbers in order; 0: a key not in the table
+	n   int       // entries of seq in use
+	pos int       // position of the next member in the current object
+}
+
+// beginFields starts reading an object of the kind ko remembers.
+func (r *jreader) beginFields(ko *keyOrder) bool {
+	ko.pos = 0
+	return r.beginObject()
+}
+
+// fieldKey advances to the next member of an object of the kind described
+// by lits (lits[f] is `"key":` for field f > 0) and returns its field
+// number (0 for an unknown key, whose value the caller skips); false at the
+// closing brace or on an error. Start each object with beginFields.
+func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
+	first := ko.pos == 0 // pos counts the members read so far
+	b, i := r.b, r.i
+	if i < len(b) {
+		c := b[i]
+		if c == ',' && !first {
+			i++
+		} else if c == '}' {
+			r.i = i + 1
+			ko.n = min(ko.n, ko.pos)
+			return 0, false
+		}
+		if i < len(b) && b[i] == '"' && (c == ',' || first) {
+			if ko.pos < ko.n {
+				f := ko.seq[ko.pos]
+				if l := &lits[f]; f != 0 && l.at(b[i:]) {
+					r.i = i + len(l.s)
+					ko.pos++
+					return f, true
+				}
+			}
+		}
+	}
+	k, ok := r.nextKey(&first)
+	if !ok {
+		ko.n = min(ko.n, ko.pos)
+		return 0, false
+	}
+	f := uint8(0)
+	for j := 1; j < len(lits); j++ {
+		if l := lits[j].s; len(l) == len(k)+3 && l[1:len(l)-2] == k {
+			f = uint8(j)
+			break
+		}
+	}
+	if ko.pos < len(ko.seq) {
+		ko.seq[ko.pos] = f
+		ko.n = max(ko.n, ko.pos+1)
+	}
+	ko.pos++
+	return f, true
+}
+
+// rawOrNil returns a value as raw JSON, or nil for null (as
+// json.RawMessage keeps "null"; both mean "absent" to rawOr).
+func (r *jreader) rawOrNil() []byte {
+	if r.null() {
+		return nil
+	}
+	return r.raw()
+}
+
+// keyTable is a fieldKey table: the keys of one kind of object at their
+// field numbers (1, 2, …; index 0 unused).
+type keyTable []keyLit
+
+// keyLits is the keyTable of keys, numbered from 1 in order.
+func keyLits(keys ...string) keyTable {
+	t := make(keyTable, len(keys)+1)
+	for i, k := range keys {
+		t[i+1] = newKeyLit(k)
+	}
+	return t
+}
+
+// keyLit is a member's key as it appears in compact JSON, `"key":`, with
+// its first sixteen bytes as two little-endian words and masks, so that
+// recognising it costs two loads and compares (no call).
+type keyLit struct {
+	s      string
+	w0, w1 uint64
+	m0, m1 uint64
+}
+
+func newKeyLit(k string) keyLit {
+	s := `"` + k + `":`
+	var buf [16]byte
+	n := copy(buf[:], s)
+	mask := func(n int) uint64 {
+		switch {
+		case n <= 0:
+			return 0
+		case n >= 8:
+			return ^uint64(0)
+		}
+		return 1<<(8*n) - 1
+	}
+	return keyLit{
+		s:  s,
+		w0: binary.LittleEndian.Uint64(buf[:8]), w1: binary.LittleEndian.Uint64(buf[8:]),
+		m0: mask(n), m1: mask(n - 8),
+	}
+}
+
+// at reports whether b starts with the key.
+func (l *keyLit) at(b []byte) bool {
+	if len(b) < 16 {
+		return len(b) >= len(l.s) && string(b[:len(l.s)]) == l.s
+	}
+	if binary.LittleEndian.Uint64(b)&l.m0 != l.w0 || binary.LittleEndian.Uint64(b[8:])&l.m1 != l.w1 {
+		return false
+	}
+	return len(l.s) <= 16 || (len(b) >= len(l.s) && string(b[16:len(l.s)]) == l.s[16:])
+}

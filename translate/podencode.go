@@ -1,0 +1,476 @@
+package translate
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// v1 pod encoding: appends to one buffer, no reflection (the counterpart
+// of podjson.go's decoder).
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and
+// control characters escaped, invalid UTF-8 replaced by U+FFFD (as
+// encoding/json does, minus its HTML escaping, which JSON does not need).
+func appendJSONString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		// Eight plain ASCII bytes at a time (SWAR).
+		if i+8 <= len(s) {
+			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+			if x&swarHighs == 0 && specialStringBytes(x) == 0 {
+				i += 8
+				continue
+			}
+		}
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigit[c>>4], hexDigit[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+			i++
+			start = i
+			continue
+		}
+		if r == '\u2028' || r == '\u2029' {
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigit[r&0xf])
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hexDigit = "0123456789abcdef"
+
+// appendJSONFloat formats f as encoding/json does.
+func appendJSONFloat(b []byte, f float64) []byte {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, '0') // cannot come from JSON input
+	}
+	abs := math.Abs(f)
+	format := byte('f')
+	if abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// clean up e-09 to e-9
+		n := len(b)
+		if n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b
+}
+
+// jw appends the members of one JSON object.
+type jw struct {
+	b     []byte
+	first bool
+}
+
+func (w *jw) key(k string) {
+	if w.first {
+		w.first = false
+	} else {
+		w.b = append(w.b, ',')
+	}
+	w.b = append(w.b, '"')
+	w.b = append(w.b, k...)
+	w.b = append(w.b, '"', ':')
+}
+
+func (w *jw) str(k, v string) { w.key(k); w.b = appendJSONString(w.b, v) }
+
+func (w *jw) strOmit(k, v string) {
+	if v != "" {
+		w.str(k, v)
+	}
+}
+
+func (w *jw) int(k string, v int) { w.key(k); w.b = strconv.AppendInt(w.b, int64(v), 10) }
+
+func (w *jw) float(k string, v float64) {
+	w.key(k)
+	w.b = appendJSONFloat(w.b, v)
+}
+
+func (w *jw) floatPtr(k string, v *float64) {
+	if v != nil {
+		w.float(k, *v)
+	}
+}
+
+func (w *jw) boolean(k string, v bool) {
+	w.key(k)
+	w.b = strconv.AppendBool(w.b, v)
+}
+
+func (w *jw) raw(k string, v []byte) { w.key(k); w.b = append(w.b, v...) }
+
+func (w *jw) strs(k string, v []string) {
+	w.key(k)
+	w.b = append(w.b, '[')
+	for i, s := range v {
+		if i > 0 {
+			w.b = append(w.b, ',')
+		}
+		w.b = appendJSONString(w.b, s)
+	}
+	w.b = append(w.b, ']')
+}
+
+// appendV1Pod appends p as JSON; the result equals json.Marshal(p) up to
+// HTML escaping and the whitespace inside env and ports.
+func appendV1Pod(b []byte, p *v1Pod) []byte {
+	b = append(b, '{')
+	w := jw{b: b, first: true}
+	w.str("id", p.ID)
+	w.str("name", p.Name)
+	w.str("image", p.Image)
+	w.int("containerDiskInGb", p.ContainerDiskInGb)
+	w.strOmit("containerRegistryAuthId", p.ContainerRegistryAuthID)
+	if p.DockerStartCmd != nil {
+		w.strs("dockerStartCmd", p.DockerStartCmd)
+	}
+	w.raw("env", rawOr(p.Env, jsonNull))
+	w.raw("ports", rawOr(p.Ports, jsonNull))
+	w.strOmit("desiredStatus", p.DesiredStatus)
+	w.boolean("locked", p.Locked)
+	w.float("costPerHr", p.CostPerHr)
+	w.float("adjustedCostPerHr", p.AdjustedCostPerHr)
+	if g := p.GPU; g != nil {
+		w.key("gpu")
+		w.b = appendV1PodGPU(w.b, g)
+	}
+	w.strOmit("cpuFlavorId", p.CPUFlavorID)
+	if p.VcpuCount != 0 {
+		w.int("vcpuCount", p.VcpuCount)
+	}
+	if p.MemoryInGb != 0 {
+		w.int("memoryInGb", p.MemoryInGb)
+	}
+	w.int("volumeInGb", p.VolumeInGb)
+	w.strOmit("volumeMountPath", p.VolumeMountPath)
+	if v := p.NetworkVolume; v != nil {
+		w.key("networkVolume")
+		w.b = append(w.b, '{')
+		vw := jw{b: w.b, first: true}
+		vw.str("id", v.ID)
+		vw.str("name", v.Name)
+		vw.int("size", v.Size)
+		vw.str("dataCenterId", v.DataCenterID)
+		w.b = append(vw.b, '}')
+	}
+	w.key("portMappings")
+	w.b = p.PortMappings.appendJSON(w.b)
+	w.key("publicIp")
+	if p.PublicIP != "" {
+		w.b = appendJSONString(w.b, string(p.PublicIP))
+	} else {
+		w.b = append(w.b, "null"...)
+	}
+	w.strOmit("lastStartedAt", p.LastStartedAt)
+	w.strOmit("createdAt", p.CreatedAt)
+	w.strOmit("cloudType", p.CloudType)
+	w.str("imageName", p.ImageName)
+	w.strOmit("gpuTypeId", p.GpuTypeID)
+	if p.GpuCount != 0 {
+		w.int("gpuCount", p.GpuCount)
+	}
+	w.strOmit("templateId", p.TemplateID)
+	if m := p.Machine; m != nil {
+		w.key("machine")
+		w.b = append(w.b, '{')
+		mw := jw{b: w.b, first: true}
+		mw.strOmit("gpuTypeId", m.GpuTypeID)
+		if t := m.GpuType; t != nil {
+			mw.key("gpuType")
+			mw.b = append(mw.b, '{')
+			tw := jw{b: mw.b, first: true}
+			tw.str("id", t.ID)
+			tw.strOmit("displayName", t.DisplayName)
+			tw.floatPtr("securePrice", t.SecurePrice)
+			tw.floatPtr("communityPrice", t.CommunityPrice)
+			mw.b = append(tw.b, '}')
+		}
+		mw.strOmit("dataCenterId", m.DataCenterID)
+		if m.SecureCloud != nil {
+			mw.boolean("secureCloud", *m.SecureCloud)
+		}
+		mw.strOmit("gpuDisplayName", m.GpuDisplayName)
+		w.b = append(mw.b, '}')
+	}
+	if t := p.Template; t != nil {
+		w.key("template")
+		w.b = append(w.b, '{')
+		tw := jw{b: w.b, first: true}
+		tw.str("id", t.ID)
+		tw.str("name", t.Name)
+		tw.str("imageName", t.ImageName)
+		tw.int("containerDiskInGb", t.ContainerDiskInGb)
+		tw.strOmit("containerRegistryAuthId", t.ContainerRegistryAuthID)
+		if t.DockerStartCmd != nil {
+			tw.strs("dockerStartCmd", t.DockerStartCmd)
+		}
+		tw.raw("env", rawOr(t.Env, jsonNull))
+		tw.raw("ports", rawOr(t.Ports, jsonNull))
+		tw.strOmit("category", t.Category)
+		tw.boolean("isPublic", t.IsPublic)
+		tw.boolean("isServerless", t.IsServerless)
+		tw.int("volumeInGb", t.VolumeInGb)
+		tw.strOmit("volumeMountPath", t.VolumeMountPath)
+		w.b = append(tw.b, '}')
+	}
+	return append(w.b, '}')
+}
+
+// appendV1PodOf appends the v1 Pod of p — R-Pod without include*
+// expansions — as JSON: the same bytes as fillV1Pod then appendV1Pod
+// (podstream_test.go checks it byte for byte), without the intermediate
+// v1Pod. That one points into itself (GPU → gpu), so it lives on the heap,
+// and filling it pod after pod costs a GC write barrier per string while
+// a collection runs: the list path encodes straight from the v2 pod.
+func appendV1PodOf(b []byte, p *v2Pod) []byte {
+	// The keys come in a fixed order and "id" is always first, so each
+	// key is appended with its comma as one literal.
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, p.ID)
+	b = append(b, `,"name":`...)
+	b = appendJSONString(b, p.Name)
+	b = append(b, `,"image":`...)
+	b = appendJSONString(b, p.Image)
+	b = append(b, `,"containerDiskInGb":`...)
+	b = strconv.AppendInt(b, int64(p.Disk), 10)
+	if p.Registry != "" {
+		b = append(b, `,"containerRegistryAuthId":`...)
+		b = appendJSONString(b, p.Registry)
+	}
+	w := jw{b: b}
+	b = appendPodArgs(&w, p.Args)
+	b = append(b, `,"env":`...)
+	b = append(b, rawOr(p.Env, jsonEmptyObject)...)
+	b = append(b, `,"ports":`...)
+	b = append(b, rawOr(p.Ports, jsonEmptyArray)...)
+	if ds := desiredStatus(p.Status); ds != "" {
+		b = append(b, `,"desiredStatus":"`...)
+		b = append(b, ds...) // a constant without characters to escape
+		b = append(b, '"')
+	}
+	if p.Locked {
+		b = append(b, `,"locked":true`...)
+	} else {
+		b = append(b, `,"locked":false`...)
+	}
+	// costPerHr and adjustedCostPerHr are the same number: formatted once.
+	b = append(b, `,"costPerHr":`...)
+	n := len(b)
+	b = appendJSONFloat(b, p.Cost)
+	cost := len(b) - n
+	b = append(b, `,"adjustedCostPerHr":`...)
+	b = append(b, b[n:n+cost]...)
+	if g := p.GPU; g != nil {
+		b = append(b, `,"gpu":{"id":`...)
+		b = appendJSONString(b, g.ID)
+		b = append(b, `,"count":`...)
+		b = strconv.AppendInt(b, int64(g.Count), 10)
+		b = append(b, '}')
+	}
+	if c := p.CPU; c != nil {
+		if c.ID != "" {
+			b = append(b, `,"cpuFlavorId":`...)
+			b = appendJSONString(b, c.ID)
+		}
+		if c.VcpuCount != 0 {
+			b = append(b, `,"vcpuCount":`...)
+			b = strconv.AppendInt(b, int64(c.VcpuCount), 10)
+		}
+		if c.Memory != 0 {
+			b = append(b, `,"memoryInGb":`...)
+			b = strconv.AppendInt(b, int64(c.Memory), 10)
+		}
+	}
+	size, path := 0, ""
+	if pm := p.Mounts.Persistent; pm != nil {
+		size, path = pm.Size, pm.Path
+	} else if len(p.Mounts.Network) > 0 {
+		path = p.Mounts.Network[0].Path
+	}
+	b = append(b, `,"volumeInGb":`...)
+	b = strconv.AppendInt(b, int64(size), 10)
+	if path != "" {
+		b = append(b, `,"volumeMountPath":`...)
+		b = appendJSONString(b, path)
+	}
+	var ports []v2RuntimePort
+	if p.Runtime != nil {
+		ports = p.Runtime.Ports
+	}
+	b = append(b, `,"portMappings":`...)
+	b = v1PortMappings(ports).appendJSON(b)
+	if ip := publicIP(ports); ip != "" {
+		b = append(b, `,"publicIp":`...)
+		b = appendJSONString(b, string(ip))
+	} else {
+		b = append(b, `,"publicIp":null`...)
+	}
+	if p.StartedAt != "" {
+		b = append(b, `,"lastStartedAt":`...)
+		b = appendJSONString(b, p.StartedAt)
+	}
+	if p.CreatedAt != "" {
+		b = append(b, `,"createdAt":`...)
+		b = appendJSONString(b, p.CreatedAt)
+	}
+	switch p.Cloud { // interned: the two values are literals
+	case "":
+	case "SECURE":
+		b = append(b, `,"cloudType":"SECURE"`...)
+	case "COMMUNITY":
+		b = append(b, `,"cloudType":"COMMUNITY"`...)
+	default:
+		b = append(b, `,"cloudType":`...)
+		b = appendJSONString(b, p.Cloud)
+	}
+	// The names runpodctl reads (v1Pod.ImageName): the values above again.
+	b = append(b, `,"imageName":`...)
+	b = appendJSONString(b, p.Image)
+	if g := p.GPU; g != nil {
+		if g.ID != "" {
+			b = append(b, `,"gpuTypeId":`...)
+			b = appendJSONString(b, g.ID)
+		}
+		if g.Count != 0 {
+			b = append(b, `,"gpuCount":`...)
+			b = strconv.AppendInt(b, int64(g.Count), 10)
+		}
+	}
+	if p.Template != "" {
+		b = append(b, `,"templateId":`...)
+		b = appendJSONString(b, p.Template)
+	}
+	return append(b, '}')
+}
+
+// appendPodArgs appends dockerStartCmd as fillV1Pod sets it (H-args: args
+// split into words, omitted when they cannot be split), without a slice of
+// words in the common case of arguments without quotes or backslashes.
+func appendPodArgs(w *jw, args string) []byte {
+	for i := 0; i < len(args); i++ {
+		if c := args[i]; c == '\\' || c == '\'' || c == '"' {
+			return appendQuotedPodArgs(w, args)
+		}
+	}
+	w.key("dockerStartCmd")
+	w.b = append(w.b, '[')
+	n, start := 0, -1
+	for i := 0; i <= len(args); i++ {
+		if i == len(args) || isArgSpace(args[i]) {
+			if start >= 0 {
+				if n > 0 {
+					w.b = append(w.b, ',')
+				}
+				w.b = appendJSONString(w.b, args[start:i])
+				n++
+				start = -1
+			}
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return append(w.b, ']')
+}
+
+// appendQuotedPodArgs is appendPodArgs for args with quotes or
+// backslashes: the words are split (SplitArgs) straight into the answer,
+// without a string per word; on an unterminated quote dockerStartCmd is
+// left out, as fillV1Pod leaves it.
+func appendQuotedPodArgs(w *jw, args string) []byte {
+	mark, first := len(w.b), w.first
+	w.key("dockerStartCmd")
+	w.b = append(w.b, '[')
+	var buf [256]byte
+	word := buf[:0]
+	it := argWords{s: args}
+	for n := 0; ; n++ {
+		var ok bool
+		var err error
+		word, ok, err = it.next(word[:0])
+		if err != nil {
+			w.b, w.first = w.b[:mark], first
+			return w.b
+		}
+		if !ok {
+			return append(w.b, ']')
+		}
+		if n > 0 {
+			w.b = append(w.b, ',')
+		}
+		if len(word) == 0 {
+			w.b = append(w.b, '"', '"')
+			continue
+		}
+		w.b = appendJSONString(w.b, unsafe.String(&word[0], len(word)))
+	}
+}
+
+func appendV1PodGPU(b []byte, g *v1PodGPU) []byte {
+	b = append(b, '{')
+	w := jw{b: b, first: true}
+	w.str("id", g.ID)
+	w.int("count", g.Count)
+	w.strOmit("displayName", g.DisplayName)
+	w.floatPtr("securePrice", g.SecurePrice)
+	w.floatPtr("communityPrice", g.CommunityPrice)
+	return append(w.b, '}')
+}
+
+var jsonNull = []byte("null")
+
+// appendV1Pods appends a JSON array of pods.
+func appendV1Pods(b []byte, pods []v1Pod) []byte {
+	b = append(b, '[')
+	for i := range pods {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendV1Pod(b, &pods[i])
+	}
+	return append(b, ']')
+}
+
+// podAnswer is a v1 answer with one pod.
+func podAnswer(status int, p *v1Pod) *Result {
+	return &Result{Status: status, Body: pooledBody(appendV1Pod(getAnswerBuf(1024), p))}
+}
