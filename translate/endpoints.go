@@ -331,7 +331,8 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		notes.warn(CodeGPUPoolHazard, poolWarning(pools))
 	}
 
-	start := podNow(req)
+	now := func() time.Time { return podNow(req) }
+	start := now()
 	a, err := podCall(ctx, c, http.MethodPost, "/v2/serverless", nil, body)
 	var ep *v2Endpoint
 	switch {
@@ -340,16 +341,16 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if errors.As(err, &ue) && ue.Unavailable() {
 			return withNotes(FromCallError(err), notes) // never sent
 		}
-		ep, err = findLostEndpoint(ctx, c, body.Name, start, notes, err, nil)
+		ep, err = findLostEndpoint(ctx, c, body.Name, start, now, notes, err, nil)
 	case a.Status >= 500:
-		ep, err = findLostEndpoint(ctx, c, body.Name, start, notes, nil, a)
+		ep, err = findLostEndpoint(ctx, c, body.Name, start, now, notes, nil, a)
 	case !a.OK():
 		return withNotes(FromV2Error(req.Op, a), notes)
 	default:
 		var r *Result
 		if ep, r = decodeV2[v2Endpoint](a, "an endpoint"); r != nil {
 			// Created, but unreadable: find it rather than report a failure.
-			ep, err = findLostEndpoint(ctx, c, body.Name, start, notes, nil, a)
+			ep, err = findLostEndpoint(ctx, c, body.Name, start, now, notes, nil, a)
 		}
 	}
 	if err != nil {
@@ -454,8 +455,9 @@ func (e *lostEndpointError) Error() string { return e.msg }
 
 // findLostEndpoint handles a create that got no usable answer: the endpoint
 // may exist. It looks for one endpoint with the name created since the
-// request started, and never creates again (P3).
-func findLostEndpoint(ctx context.Context, c Caller, name string, start time.Time, notes *Result, callErr error, a *V2Answer) (*v2Endpoint, error) {
+// request started (on v2's clock: createdSince), and never creates again
+// (P3). now is the gateway's clock.
+func findLostEndpoint(ctx context.Context, c Caller, name string, start time.Time, now func() time.Time, notes *Result, callErr error, a *V2Answer) (*v2Endpoint, error) {
 	status := http.StatusBadGateway
 	reason := ""
 	switch {
@@ -478,6 +480,7 @@ func findLostEndpoint(ctx context.Context, c Caller, name string, start time.Tim
 	if err != nil || !la.OK() {
 		return nil, &lostEndpointError{status, reason + ": endpoint " + strconv.Quote(name) + " may or may not have been created, and looking for it failed" + advice}
 	}
+	since := createdSince(start, la, now())
 	list, r := decodeV2[v2EndpointList](la, "an endpoint list")
 	if r != nil {
 		return nil, &lostEndpointError{status, reason + ": endpoint " + strconv.Quote(name) + " may or may not have been created, and the endpoint list could not be read" + advice}
@@ -488,7 +491,7 @@ func findLostEndpoint(ctx context.Context, c Caller, name string, start time.Tim
 		if e.Name != name {
 			continue
 		}
-		if t, err := time.Parse(time.RFC3339, e.CreatedAt); err != nil || t.Before(start.Add(-createClockSkew)) {
+		if t, err := time.Parse(time.RFC3339, e.CreatedAt); err != nil || t.Before(since) {
 			continue
 		}
 		found = append(found, e)

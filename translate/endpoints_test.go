@@ -277,6 +277,53 @@ func TestCreateEndpointLostReply(t *testing.T) {
 			t.Error("created again")
 		}
 	})
+	// The window is placed on v2's clock, read from the lookup's Date
+	// header, as for pods (createdSince).
+	at := func(d time.Duration) string { return testNow.Add(d).UTC().Format(time.RFC3339) }
+	lookupAt := func(v2now time.Time, eps ...string) step {
+		return step{method: "GET", path: "/v2/serverless", status: 200, body: `{"endpoints":[` + strings.Join(eps, ",") + `]}`,
+			header: http.Header{"Date": {v2now.UTC().Format(http.TimeFormat)}}}
+	}
+	windows := []struct {
+		name   string
+		skew   time.Duration // v2's clock minus the gateway's
+		eps    []string
+		status int
+		want   string // the endpoint answered, or a message part
+	}{
+		{"a same-named endpoint a minute older than the request is not taken (the local window allowed two)", 0,
+			[]string{endpoint("ep-before", set("name", "gen"), cpuEndpoint, set("createdAt", at(-time.Minute)))}, 502, "not listed yet"},
+		{"an endpoint stamped in the request's own second is taken", 0,
+			[]string{endpoint("ep-same", set("name", "gen"), cpuEndpoint, set("createdAt", at(0)))}, 200, "ep-same"},
+		{"v2's clock ten minutes ahead: its Date header places the window", 10 * time.Minute,
+			[]string{endpoint("ep-older", set("name", "gen"), cpuEndpoint, set("createdAt", at(10*time.Minute-10*time.Second))),
+				endpoint("ep-ahead", set("name", "gen"), cpuEndpoint, set("createdAt", at(10*time.Minute+time.Second)))}, 200, "ep-ahead"},
+		{"v2's clock ten minutes behind: its endpoint is still recognised", -10 * time.Minute,
+			[]string{endpoint("ep-behind", set("name", "gen"), cpuEndpoint, set("createdAt", at(-10*time.Minute)))}, 200, "ep-behind"},
+		{"two endpoints inside the window are never guessed between", 10 * time.Minute,
+			[]string{endpoint("ep-a", set("name", "gen"), cpuEndpoint, set("createdAt", at(10*time.Minute))),
+				endpoint("ep-b", set("name", "gen"), cpuEndpoint, set("createdAt", at(10*time.Minute+time.Second)))}, 502, "cannot tell"},
+	}
+	for _, tc := range windows {
+		t.Run(tc.name, func(t *testing.T) {
+			script := []step{post(step{status: 503, body: problem(503, "unavailable")}), lookupAt(testNow.Add(tc.skew), tc.eps...)}
+			if tc.status == 200 {
+				script = append(script, releasesStep(tc.want, 1))
+			}
+			res, f := run(t, "CreateEndpoint", runOpts{body: body}, script...)
+			wantStatus(t, res, tc.status)
+			if n := f.count("POST", "/v2/serverless"); n != 1 {
+				t.Fatalf("%d creates, want exactly 1", n)
+			}
+			if tc.status == 200 {
+				if id := decodeV1(t, res.Body)["id"]; id != tc.want {
+					t.Errorf("answered endpoint %v, want %s", id, tc.want)
+				}
+			} else {
+				wantMessage(t, res, tc.want)
+			}
+		})
+	}
 	t.Run("5xx and not listed", func(t *testing.T) {
 		res, _ := run(t, "CreateEndpoint", runOpts{body: body},
 			post(step{status: 502, body: problem(502, "bad gateway")}),

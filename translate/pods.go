@@ -601,7 +601,7 @@ func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*
 		}
 		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created, and looking for it failed (%s)%s", reason, what, why, advice))
 	}
-	since := cr.createdSince(la, podNow(cr.req))
+	since := createdSince(cr.start, la, podNow(cr.req))
 	pods, r := decodePodListAnswer(la)
 	if r != nil {
 		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created, and the pod list could not be read%s", reason, what, advice))
@@ -632,26 +632,28 @@ func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*
 		reason, len(found), name, strings.Join(ids, ", "), advice))
 }
 
-// createdSince is the earliest createdAt, in v2's clock, that a pod made by
-// this request can carry: the request's start moved onto v2's clock, read
-// from the Date header of v2's answer to the lookup (la, received at recv).
+// createdSince is the earliest createdAt, in v2's clock, that a resource
+// made by a request started at start can carry: the request's start moved
+// onto v2's clock, read from the Date header of v2's answer to the lost-reply
+// lookup (la, received at recv). Pod and endpoint creates both use it.
 //
-// The bound errs on the side of missing this request's pod, never of taking
-// an older one for it: v2 stamped Date at some instant ts <= recv on its
-// clock, and Date is that clock truncated to the second, so v2's clock minus
-// the gateway's is at least Date-recv; the pod was created after the request
-// started, and its createdAt may be truncated to the second too, hence the
-// one second. A same-named pod created more than a round trip and about two
-// seconds before the request is therefore never taken for this request's
-// (and two pods inside the window are never guessed between). Without a
-// readable Date, v2's clock is unknown and createClockSkew is allowed.
-func (cr *podCreator) createdSince(la *V2Answer, recv time.Time) time.Time {
-	if la.Header != nil {
+// The bound errs on the side of missing this request's resource, never of
+// taking an older one for it: v2 stamped Date at some instant ts <= recv on
+// its clock, and Date is that clock truncated to the second, so v2's clock
+// minus the gateway's is at least Date-recv; the resource was created after
+// the request started, and its createdAt may be truncated to the second
+// too, hence the one second. A same-named resource created more than a
+// round trip and about two seconds before the request is therefore never
+// taken for this request's (and two inside the window are never guessed
+// between). Without a readable Date, v2's clock is unknown and
+// createClockSkew is allowed.
+func createdSince(start time.Time, la *V2Answer, recv time.Time) time.Time {
+	if la != nil && la.Header != nil {
 		if d, err := http.ParseTime(la.Header.Get("Date")); err == nil {
-			return cr.start.Add(d.Sub(recv)).Add(-time.Second)
+			return start.Add(d.Sub(recv)).Add(-time.Second)
 		}
 	}
-	return cr.start.Add(-createClockSkew)
+	return start.Add(-createClockSkew)
 }
 
 func (cr *podCreator) sameCompute(p *v2Pod, cand string) bool {
