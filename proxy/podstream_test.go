@@ -102,6 +102,41 @@ func TestALongPodListIsStreamedWhole(t *testing.T) {
 	}
 }
 
+// A streamed list whose v1 answer ends within what the stream holds
+// before it commits is sent whole, with Content-Length: one write instead
+// of a chunked one per piece. The v2 answer here is read as a stream (it
+// is longer than the part read before deciding) but its v1 form is short.
+func TestAStreamedListThatEndsWhileHeldIsSentWithItsLength(t *testing.T) {
+	for _, tc := range []struct {
+		pods    int
+		chunked bool
+	}{{100, false}, {1000, true}} {
+		t.Run(fmt.Sprintf("%d pods", tc.pods), func(t *testing.T) {
+			body := longPodList(t, tc.pods)
+			if len(body) <= 64<<10 {
+				t.Fatalf("the v2 answer (%d bytes) would be read whole, not streamed", len(body))
+			}
+			srv, _ := streamEnv(t, body, 0, nil)
+			resp := do(t, "GET", srv.URL+"/v1/pods", "k1", nil, nil)
+			b, err := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if err != nil || resp.StatusCode != 200 {
+				t.Fatalf("status %d, %v", resp.StatusCode, err)
+			}
+			var pods []json.RawMessage
+			if err := json.Unmarshal(b, &pods); err != nil || len(pods) != tc.pods {
+				t.Fatalf("%d pods, %v", len(pods), err)
+			}
+			if got := resp.ContentLength == -1; got != tc.chunked {
+				t.Errorf("Content-Length %d (%d bytes, Transfer-Encoding %v); want chunked: %v", resp.ContentLength, len(b), resp.TransferEncoding, tc.chunked)
+			}
+			if !tc.chunked && resp.ContentLength != int64(len(b)) {
+				t.Errorf("Content-Length %d for %d bytes", resp.ContentLength, len(b))
+			}
+		})
+	}
+}
+
 func TestWhenV2BreaksOffAPodList(t *testing.T) {
 	body := longPodList(t, 1000)
 	t.Run("before the answer was sent, the client gets a 502", func(t *testing.T) {

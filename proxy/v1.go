@@ -313,6 +313,15 @@ func (s *streamWriter) Write(p []byte) (int, error) {
 	return s.w.Write(p)
 }
 
+// WriteWhole writes p as the whole answer, with its length: one write, no
+// chunked encoding (translate.WholeWriter).
+func (s *streamWriter) WriteWhole(p []byte) (int, error) {
+	if !s.committed {
+		s.w.Header()["Content-Length"] = []string{strconv.Itoa(len(p))}
+	}
+	return s.Write(p)
+}
+
 // setResultHeaders sets the headers that say what the gateway did.
 func setResultHeaders(h http.Header, res *translate.Result) {
 	for _, warn := range res.Warnings {

@@ -19,13 +19,17 @@ import (
 //   - a longer one is streamed, but the v1 answer is held until it reaches
 //     listCommitBytes: a failure before that (an unreadable pod, v2's
 //     connection breaking, a repeated "pods" member) is still a 502 (504
-//     for v2's time running out) with its message;
+//     for v2's time running out) with its message, and an answer that ends
+//     before that is sent whole, with its length (WholeWriter): one write
+//     instead of a chunked one per piece, which is most of what streaming
+//     cost a list of ~100 pods;
+//   - past it, the answer goes out in pieces of listPieceBytes;
 //   - once the held answer has been sent (status 200), a failure aborts
 //     the connection (no closing bracket, no final chunk), so that no
 //     client can take a truncated list for a complete one.
 //
-// Without a fact store, the held answer is written whenever it reaches
-// listCommitBytes. With one, pods are translated in windows of
+// Without a fact store, the held answer is written when it reaches
+// listCommitBytes, and then every listPieceBytes. With one, pods are translated in windows of
 // listWindowPods pods (fewer only when their v1 form passes
 // listWindowBytes), with one batched lookup of their templateId per
 // window: a list of up to 128 pods costs one lookup, as before, and a list
@@ -34,17 +38,26 @@ import (
 // Sizes of the stream (variables for tests).
 var (
 	listPrefixBytes = 64 << 10  // v2 answer read before deciding to stream
-	listCommitBytes = 32 << 10  // v1 answer held before the status is sent
+	listCommitBytes = 96 << 10  // v1 answer held before the status is sent
+	listPieceBytes  = 32 << 10  // v1 answer per write after that
 	listWindowPods  = 128       // pods per fact-store lookup
 	listWindowBytes = 256 << 10 // v1 answer per window at most, with a store
 )
 
 // StreamBufferBytes is what one streamed list holds in memory, beyond one
 // pod, without a fact store (the proxy charges it to its byte budget): the
-// 64 KiB window on the v2 answer and the 32 KiB of v1 answer held (in a
-// 48 KiB buffer). With a store, a window of 128 v1 pods (~100 KB for
+// 64 KiB window on the v2 answer and the 96 KiB of v1 answer held (in a
+// 112 KiB buffer). With a store, a window of 128 v1 pods (~100 KB for
 // typical pods, at most listWindowBytes) takes the place of the latter.
-const StreamBufferBytes = 64<<10 + 48<<10
+const StreamBufferBytes = 64<<10 + 112<<10
+
+// WholeWriter is a stream's writer that can send an answer it is given
+// whole with its length (Content-Length) rather than in chunks: a streamed
+// list that ends within listCommitBytes is written with WriteWhole.
+type WholeWriter interface {
+	io.Writer
+	WriteWhole(p []byte) (int, error)
+}
 
 // StreamCaller is a Caller that can hand over a v2 answer's body unread.
 // For a 2xx answer it returns the body to read and close (a.Body is nil);
@@ -117,6 +130,13 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	out := append(getAnswerBuf(listCommitBytes+16<<10), '[')
 	defer func() { b := out[:0]; answerBufs.pool.Put(&b) }()
 	committed := false
+	// sendAt is the length of v1 answer that is written at once.
+	sendAt := func() int {
+		if committed {
+			return listPieceBytes
+		}
+		return listCommitBytes
+	}
 	var werr error
 	var p v2Pod
 	var ends []podListEnd
@@ -127,8 +147,13 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	flush := func(final bool) {
 		out = insertPodTemplates(ctx, req, out, ends)
 		ends, ids, window = ends[:0], ids[:0], 0
-		if final || len(out) >= listCommitBytes {
-			if _, werr = w.Write(out); werr == nil {
+		if final || len(out) >= sendAt() {
+			if ww, ok := w.(WholeWriter); ok && final && !committed {
+				_, werr = ww.WriteWhole(out)
+			} else {
+				_, werr = w.Write(out)
+			}
+			if werr == nil {
 				committed = true
 			}
 			out = out[:0]
@@ -161,7 +186,7 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 		window++
 		// Without a store, a window is what is written at once; with
 		// one, it is also the pods of one lookup.
-		if req.Facts == nil && len(out) >= listCommitBytes || req.Facts != nil && (window >= listWindowPods || len(out) >= listWindowBytes) {
+		if req.Facts == nil && len(out) >= sendAt() || req.Facts != nil && (window >= listWindowPods || len(out) >= listWindowBytes) {
 			if flush(false); werr != nil {
 				return nil // the client is gone
 			}

@@ -56,11 +56,14 @@ func (c *streamCaller) CallStream(_ context.Context, call V2Call) (*V2Answer, io
 	return &V2Answer{Status: c.status}, c.body, nil
 }
 
-// withStreamSizes sets the stream's sizes for one test.
+// withStreamSizes sets the stream's sizes for one test; the pieces after
+// the commit are as long as the part held before it.
 func withStreamSizes(t testing.TB, prefix, commit, pods, bytes int) {
-	p, c, wp, wb := listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes
-	listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes = prefix, commit, pods, bytes
-	t.Cleanup(func() { listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes = p, c, wp, wb })
+	p, c, pc, wp, wb := listPrefixBytes, listCommitBytes, listPieceBytes, listWindowPods, listWindowBytes
+	listPrefixBytes, listCommitBytes, listPieceBytes, listWindowPods, listWindowBytes = prefix, commit, commit, pods, bytes
+	t.Cleanup(func() {
+		listPrefixBytes, listCommitBytes, listPieceBytes, listWindowPods, listWindowBytes = p, c, pc, wp, wb
+	})
 }
 
 // runStreamed runs GET /v1/pods on body through a streamCaller: the
@@ -146,6 +149,42 @@ func TestAStreamedListIsSentAsItIsRead(t *testing.T) {
 	if w.writes < 10 || w.largest > 4096+2048 {
 		t.Errorf("%d writes, the largest %d bytes: the answer was not sent in windows", w.writes, w.largest)
 	}
+}
+
+func TestAStreamedListThatEndsWhileHeldIsWrittenWhole(t *testing.T) {
+	body := hundredPods()
+	want := decomposedList(body, &podQuery{})
+	for _, tc := range []struct {
+		commit       int
+		whole, parts int
+	}{{len(want.Body) + 1, 1, 0}, {len(want.Body) / 4, 0, 4}} {
+		withStreamSizes(t, 1024, tc.commit, 8, 1<<30)
+		r := &chunkReader{b: body, size: 512, failAt: -1}
+		res := listPodsStreamed(context.Background(), &Request{}, &streamCaller{status: 200, body: r}, &podQuery{})
+		var w wholeRecorder
+		if fail := res.Stream(&w); fail != nil {
+			t.Fatalf("failed: %d %s", fail.Status, fail.Body)
+		}
+		if !bytes.Equal(w.all, want.Body) {
+			t.Fatalf("streamed %.300s\nwant %.300s", w.all, want.Body)
+		}
+		if w.wholes != tc.whole || w.writes < tc.parts || tc.parts == 0 && w.writes != 0 {
+			t.Errorf("held %d bytes of a %d-byte answer: %d whole writes and %d in pieces, want %d whole and %d or more pieces",
+				tc.commit, len(want.Body), w.wholes, w.writes, tc.whole, tc.parts)
+		}
+	}
+}
+
+// wholeRecorder is a writesRecorder that is also a WholeWriter.
+type wholeRecorder struct {
+	writesRecorder
+	wholes int
+}
+
+func (w *wholeRecorder) WriteWhole(p []byte) (int, error) {
+	w.wholes++
+	w.all = append(w.all, p...)
+	return len(p), nil
 }
 
 type writesRecorder struct {
