@@ -68,15 +68,64 @@ func (r *Report) Targets() []TargetResult {
 		}
 		return c.MaxRPS / b.MaxRPS, true
 	}
-	if v, ok := ratio("list/gateway-v1", "list/bare"); ok {
-		out = append(out, TargetResult{"translated GET /v1/pods (100 pods) ≥ 0.70× bare proxy throughput", fmt.Sprintf("%.2f×", v), v >= 0.70, true})
-	} else {
-		out = append(out, TargetResult{Name: "translated GET /v1/pods (100 pods) ≥ 0.70× bare proxy throughput"})
+	speed := func(name, id, base string, bar float64) {
+		if v, ok := ratio(id, base); ok {
+			out = append(out, TargetResult{name, fmt.Sprintf("%.2f×", v), v >= bar, true})
+		} else {
+			out = append(out, TargetResult{Name: name})
+		}
 	}
-	if v, ok := ratio("list/gateway-v2", "list/bare"); ok {
-		out = append(out, TargetResult{"/v2 pass-through ≥ 0.90× bare proxy throughput", fmt.Sprintf("%.2f×", v), v >= 0.90, true})
+	speed("translated GET /v1/pods (100 pods) ≥ 0.70× bare proxy throughput", "list/gateway-v1", "list/bare", 0.70)
+	if c, b := r.find("list/gateway-v1"), r.find("list/bare"); c != nil && b != nil && len(c.CPUPerReq) > 0 && len(b.CPUPerReq) > 0 {
+		g, bb := median(c.CPUPerReq), median(b.CPUPerReq)
+		out = append(out, TargetResult{"translated GET /v1/pods (100 pods): gateway CPU per request ≤ 2.0× the bare proxy's",
+			fmt.Sprintf("%.2f× (%.0f vs %.0f µs)", g/bb, g, bb), g/bb <= 2.0, true})
 	} else {
-		out = append(out, TargetResult{Name: "/v2 pass-through ≥ 0.90× bare proxy throughput"})
+		out = append(out, TargetResult{Name: "translated GET /v1/pods (100 pods): gateway CPU per request ≤ 2.0× the bare proxy's"})
+	}
+	speed("translated GET /v1/pods/{id} ≥ 0.85× bare proxy throughput", "get/gateway-v1", "get/bare", 0.85)
+	speed("translated POST /v1/pods ≥ 0.60× bare proxy throughput", "create/gateway-v1", "create/bare", 0.60)
+	speed("/v2 pass-through ≥ 0.95× bare proxy throughput", "list/gateway-v2", "list/bare", 0.95)
+	// The account-size and saturation cases.
+	if sc := r.Scaling; sc != nil && len(sc.Creates) > 0 {
+		var parts []string
+		met := true
+		lo, hi := math.Inf(1), 0.0
+		for _, row := range sc.Creates {
+			v := 0.0
+			if row.Bare.RPS > 0 {
+				v = row.Gateway.RPS / row.Bare.RPS
+			}
+			met = met && v >= 0.60
+			lo, hi = min(lo, row.Gateway.CPUPerReq), max(hi, row.Gateway.CPUPerReq)
+			parts = append(parts, fmt.Sprintf("%d pods %.2f× (%.0f µs)", row.Pods, v, row.Gateway.CPUPerReq))
+		}
+		// "Independent of the account": CPU per create within 20% across sizes.
+		met = met && hi <= 1.2*lo
+		out = append(out, TargetResult{"POST /v1/pods ≥ 0.60× bare, the same CPU whatever the account's pod count", strings.Join(parts, "; "), met, true})
+	} else {
+		out = append(out, TargetResult{Name: "POST /v1/pods ≥ 0.60× bare, the same CPU whatever the account's pod count"})
+	}
+	if sc := r.Scaling; sc != nil {
+		known := false
+		for _, row := range sc.Lists {
+			if row.Pods != 1000 || row.Bare.PeakRSS == 0 {
+				continue
+			}
+			v := float64(row.Gateway.PeakRSS) / float64(row.Bare.PeakRSS)
+			out = append(out, TargetResult{"128 concurrent 1000-pod lists: peak RSS ≤ 3× the bare proxy's", fmt.Sprintf("%.1f× (%s vs %s)", v, fmtMiB(row.Gateway.PeakRSS), fmtMiB(row.Bare.PeakRSS)), v <= 3, true})
+			known = true
+		}
+		if !known {
+			out = append(out, TargetResult{Name: "128 concurrent 1000-pod lists: peak RSS ≤ 3× the bare proxy's"})
+		}
+	} else {
+		out = append(out, TargetResult{Name: "128 concurrent 1000-pod lists: peak RSS ≤ 3× the bare proxy's"})
+	}
+	if l := r.Limit; l != nil {
+		out = append(out, TargetResult{"rate limit under saturation: admitted = limit, exactly", fmt.Sprintf("%d of %d", l.Admitted, l.Limit), l.Admitted == l.Limit, true})
+	} else {
+		out = append(out, TargetResult{Name: "rate limit under saturation: admitted = limit, exactly"})
 	}
 	// Redis: one round trip per request, and the throughput cost.
 	var rt []string
