@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"encoding/binary"
 	"math"
 	"strconv"
 	"unicode/utf8"
@@ -15,13 +16,25 @@ import (
 // encoding/json does, minus its HTML escaping, which JSON does not need).
 func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
+	// Fast path: plain ASCII (no quote, backslash or control character),
+	// which most strings are, copied at once. Eight bytes at a time
+	// (SWAR), the last eight overlapping the ones already checked.
+	w := unsafe.Slice(unsafe.StringData(s), len(s))
+	i := 0
+	for ; i+8 <= len(w); i += 8 {
+		if x := binary.LittleEndian.Uint64(w[i:]); x&swarHighs != 0 || specialStringBytes(x) != 0 {
+			break
+		}
+	}
+	if i == len(w) || i+8 > len(w) && len(w) >= 8 && plainASCII8(binary.LittleEndian.Uint64(w[len(w)-8:])) {
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	start := 0
-	for i := 0; i < len(s); {
+	for i < len(s) {
 		// Eight plain ASCII bytes at a time (SWAR).
 		if i+8 <= len(s) {
-			x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-				uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-			if x&swarHighs == 0 && specialStringBytes(x) == 0 {
+			if plainASCII8(binary.LittleEndian.Uint64(w[i:])) {
 				i += 8
 				continue
 			}
@@ -69,6 +82,10 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
+
+// plainASCII8 reports whether the eight bytes of x are ASCII that stands
+// for itself in a JSON string.
+func plainASCII8(x uint64) bool { return x&swarHighs == 0 && specialStringBytes(x) == 0 }
 
 const hexDigit = "0123456789abcdef"
 

@@ -176,19 +176,37 @@ func TestPodJSONRejectsMalformed(t *testing.T) {
 }
 
 func TestAppendJSONString(t *testing.T) {
-	for _, s := range append(nastyStrings, "a\"b\\c\x7f\u00ff\U0001F600", "12345678\"12345678", "1234567\x00") {
-		b := appendJSONString(nil, s)
-		var got string
-		if err := json.Unmarshal(b, &got); err != nil {
-			t.Fatalf("%q → invalid %s", s, b)
-		}
-		want, _ := json.Marshal(s)
-		var w string
-		_ = json.Unmarshal(want, &w)
-		if got != w {
-			t.Errorf("%q → %q, want %q", s, got, w)
-		}
+	for _, s := range append(nastyStrings, "a\"b\\c\x7f\u00ff\U0001F600", "12345678\"12345678", "1234567\x00",
+		// The fast path's edges: plain lengths around the 8-byte word, a
+		// special byte in the overlapping last word only, or in the first.
+		"", "a", "1234567", "12345678", "123456789", "123456789012345", "1234567890123456", "12345678901234567",
+		"123456789\"", "12345678901234\n", "\"23456789", "1234567\u00e9", "123456789\u2028", "123456789\xff") {
+		checkAppendJSONString(t, s)
 	}
+}
+
+// checkAppendJSONString: appendJSONString(s) is valid JSON that decodes as
+// encoding/json's encoding of s does.
+func checkAppendJSONString(t *testing.T, s string) {
+	t.Helper()
+	b := appendJSONString([]byte("x"), s)[1:]
+	var got string
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatalf("%q → invalid %s", s, b)
+	}
+	want, _ := json.Marshal(s)
+	var w string
+	_ = json.Unmarshal(want, &w)
+	if got != w {
+		t.Errorf("%q → %q, want %q", s, got, w)
+	}
+}
+
+func FuzzAppendJSONString(f *testing.F) {
+	for _, s := range append(nastyStrings, "12345678\"12345678", "123456789\u2028") {
+		f.Add(s)
+	}
+	f.Fuzz(checkAppendJSONString)
 }
 
 func FuzzPodListDecode(f *testing.F) {
