@@ -146,6 +146,9 @@ type Config struct {
 	// UsageRetention is how long a key's /usage counts live in Redis after
 	// its last call (-usage-retention, V1GW_USAGE_RETENTION, usage_retention).
 	UsageRetention time.Duration
+	// FactsTTL is how long a fact of the fact store (P8) lives after its
+	// last write (-facts-ttl, V1GW_FACTS_TTL, facts_ttl).
+	FactsTTL time.Duration
 	// AdminToken, when set, is the bearer token /usage requires
 	// (V1GW_ADMIN_TOKEN, admin_token; deliberately no flag: a secret).
 	AdminToken string
@@ -193,6 +196,7 @@ const (
 	DefaultMaxInFlight           = 512
 	DefaultBodyReadTimeout       = 10 * time.Second
 	DefaultUsageRetention        = 365 * 24 * time.Hour
+	DefaultFactsTTL              = 365 * 24 * time.Hour
 	DefaultUsageHistoryDays      = 90
 	DefaultRetireQuietDays       = 30
 	MaxUsageHistoryDays          = 366
@@ -242,6 +246,7 @@ func Default() *Config {
 		MaxInFlight:           DefaultMaxInFlight,
 		BodyReadTimeout:       DefaultBodyReadTimeout,
 		UsageRetention:        DefaultUsageRetention,
+		FactsTTL:              DefaultFactsTTL,
 		UsageHistoryDays:      DefaultUsageHistoryDays,
 		RetireQuietDays:       DefaultRetireQuietDays,
 	}
@@ -408,6 +413,13 @@ var settings = []setting{
 		set: func(c *Config, v string) error {
 			d, err := parseDuration(v)
 			c.UsageRetention = d
+			return err
+		}},
+	{key: "facts_ttl", flag: "facts-ttl", env: "V1GW_FACTS_TTL", arg: "DURATION", def: "8760h0m0s",
+		help: "how long a fact store entry (the template a pod or endpoint was made from) lives after its last write (default a year; at least 24h)",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.FactsTTL = d
 			return err
 		}},
 	{key: "admin_token", env: "V1GW_ADMIN_TOKEN", arg: "TOKEN", def: "",
@@ -619,6 +631,7 @@ type fileConfig struct {
 	MaxInFlight           *string           `yaml:"max_in_flight"`
 	BodyReadTimeout       *string           `yaml:"body_read_timeout"`
 	UsageRetention        *string           `yaml:"usage_retention"`
+	FactsTTL              *string           `yaml:"facts_ttl"`
 	AdminToken            *string           `yaml:"admin_token"`
 	KeyNames              map[string]string `yaml:"key_names"`
 	UsageHistoryDays      *string           `yaml:"usage_history_days"`
@@ -640,7 +653,7 @@ func (f *fileConfig) scalars() map[string]*string {
 		"upstream_max_body":       f.UpstreamMaxBody,
 		"usage_flush_interval":    f.UsageFlushInterval,
 		"upstream_header_timeout": f.UpstreamHeaderTimeout, "upstream_max_conns": f.UpstreamMaxConns,
-		"max_in_flight": f.MaxInFlight, "body_read_timeout": f.BodyReadTimeout, "usage_retention": f.UsageRetention, "admin_token": f.AdminToken,
+		"max_in_flight": f.MaxInFlight, "body_read_timeout": f.BodyReadTimeout, "usage_retention": f.UsageRetention, "facts_ttl": f.FactsTTL, "admin_token": f.AdminToken,
 		"usage_history_days": f.UsageHistoryDays, "retire_quiet_days": f.RetireQuietDays, "sunset_warning": f.SunsetWarning,
 	}
 }
@@ -958,6 +971,9 @@ func (c *Config) Validate() error {
 	if c.UsageRetention < 24*time.Hour {
 		return c.errorf("usage_retention", "%q must be at least 24h", c.UsageRetention.String())
 	}
+	if c.FactsTTL < 24*time.Hour {
+		return c.errorf("facts_ttl", "%q must be at least 24h", c.FactsTTL.String())
+	}
 	if c.UpstreamRetries < 0 || c.UpstreamRetries > MaxUpstreamRetries {
 		return c.errorf("upstream_retries", "%q must be between 0 and %d", strconv.Itoa(c.UpstreamRetries), MaxUpstreamRetries)
 	}
@@ -1265,6 +1281,7 @@ func (c *Config) Redacted() map[string]any {
 		"max_in_flight":             c.MaxInFlight,
 		"body_read_timeout":         c.BodyReadTimeout.String(),
 		"usage_retention":           c.UsageRetention.String(),
+		"facts_ttl":                 c.FactsTTL.String(),
 		"admin_token":               redactedIfSet(c.AdminToken),
 		"key_names":                 names,
 		"usage_history_days":        c.UsageHistoryDays,

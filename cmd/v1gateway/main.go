@@ -246,14 +246,20 @@ func newUsageStore(cfg *config.Config) (usage.Store, func(), error) {
 // newFactStore returns the fact store (P8): Redis when V1GW_REDIS_URL is
 // set (shared by every replica, surviving restarts), memory otherwise.
 func newFactStore(cfg *config.Config) (facts.Store, error) {
+	mo, ro := factStoreOptions(cfg)
 	if cfg.RedisURL == "" {
-		return facts.NewMemory(facts.MemoryOptions{}), nil
+		return facts.NewMemory(mo), nil
 	}
 	client, err := facts.NewRedisClient(cfg.RedisURL)
 	if err != nil {
 		return nil, err
 	}
-	return facts.NewRedis(client, facts.RedisOptions{}), nil
+	return facts.NewRedis(client, ro), nil
+}
+
+// factStoreOptions are the fact store's settings from the configuration.
+func factStoreOptions(cfg *config.Config) (facts.MemoryOptions, facts.RedisOptions) {
+	return facts.MemoryOptions{TTL: cfg.FactsTTL}, facts.RedisOptions{TTL: cfg.FactsTTL}
 }
 
 // dialable turns a listener address into host:port a local curl can use.

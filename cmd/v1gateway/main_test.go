@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/v1gateway/v1gateway/config"
 	"github.com/v1gateway/v1gateway/internal/testredis"
 	"github.com/v1gateway/v1gateway/limiter"
 	"github.com/v1gateway/v1gateway/usage"
@@ -435,5 +436,16 @@ func TestMalformedRequestsAnswerJSON(t *testing.T) {
 				t.Errorf("%d %q %s; want %d and a message saying %q", resp.StatusCode, resp.Header.Get("Content-Type"), body, tc.status, tc.want)
 			}
 		})
+	}
+}
+
+func TestTheFactStoreTakesFactsTTL(t *testing.T) {
+	cfg, err := config.Load([]string{"-facts-ttl", "720h"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	mo, ro := factStoreOptions(cfg)
+	if mo.TTL != 720*time.Hour || ro.TTL != 720*time.Hour {
+		t.Errorf("memory TTL %v, Redis TTL %v; want 720h", mo.TTL, ro.TTL)
 	}
 }
