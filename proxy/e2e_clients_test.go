@@ -16,6 +16,7 @@ import (
 
 	"github.com/v1gateway/v1gateway/config"
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/usage"
 	"github.com/v1gateway/v1gateway/v2sim"
 )
 
@@ -27,10 +28,13 @@ import (
 // Each case is named "<client> <version>: <command or tool>" and carries the
 // exact method, path, query and body the client sent when it was captured
 // against the gateway (runpodctl 2.7.2 built from source; runpod-mcp 1.3.0
-// and 3.2.0 driven over MCP stdio with RUNPOD_REST_VERSION=v1), the status a
-// v1 user expects, and the answer fields the client reads (from the structs
-// it decodes into or the fields it prints). To add a client release, add a
-// function returning its cases and a line in clientReleases.
+// and 3.2.0 driven over MCP stdio with RUNPOD_REST_VERSION=v1; runpod-mcp
+// 4.0.0, the npm release, driven over MCP stdio with
+// RUNPOD_API_BASE_URL=<gateway>: it speaks only v2, so its cases replay
+// /v2 pass-through requests), the status a user of that client expects,
+// and the answer fields the client reads (from the structs it decodes into
+// or the fields it prints). To add a client release, add a function
+// returning its cases and a line in clientReleases.
 
 // clientCase is one request of a real client and what the client needs back.
 type clientCase struct {
@@ -873,10 +877,196 @@ func runpodMCP(version string) []clientCase {
 	return cases
 }
 
+// ---- runpod-mcp 4.0.0 (v2 only, through the /v2 pass-through) ----
+
+// v2Listed checks a v2 list answer, an object holding the list under key
+// (v2 wraps its lists): it must be an array (runpod-mcp 4.0.0's trimmed
+// list tools answer "returned no list data" otherwise), and the item whose
+// id is saved under pick, or every item when pick is empty, must carry the
+// fields the tool reads.
+func v2Listed(key, pick string, fields ...string) func(*testing.T, *clientWorld, *e2eResp) {
+	return func(t *testing.T, w *clientWorld, r *e2eResp) {
+		t.Helper()
+		var m map[string][]map[string]any
+		if err := json.Unmarshal(r.body, &m); err != nil || m[key] == nil {
+			t.Fatalf("no %s array in the answer (%v): %s", key, err, r.body)
+		}
+		items := m[key]
+		if pick != "" {
+			if items = pickID(items, w.ids[pick]); len(items) == 0 {
+				t.Fatalf("the list has no item %s (%s): %s", pick, w.ids[pick], r.body)
+			}
+		}
+		for _, it := range items {
+			for _, f := range fields {
+				if !present(it, f) {
+					t.Errorf("the tool reads %s, missing or empty in %v", f, it)
+				}
+			}
+		}
+	}
+}
+
+// runpodMCP400 lists what runpod-mcp 4.0.0 sends through the gateway. 4.0.0
+// removed the v1 fallback: it has no RUNPOD_REST_VERSION and ignores
+// RUNPOD_REST_API_URL, and its REST tools call v2 paths on
+// RUNPOD_API_BASE_URL (default https://api.runpod.io; trailing slashes cut).
+// Pointed at the gateway (RUNPOD_API_BASE_URL=http://gateway, no /v1) every
+// REST tool goes through the /v2 pass-through, which must hand the request
+// to v2 and v2's answer back unchanged. Generated tools send the tool's body
+// argument as the model wrote it and return the parsed answer; list-endpoints
+// and list-templates keep a few fields of each item and fail without the
+// list array. Captured with the arguments a model gives from each tool's
+// schema.
+func runpodMCP400() []clientCase {
+	const c = "runpod-mcp 4.0.0: "
+	return []clientCase{
+		{name: c + "list-pods {}", method: "GET", path: "/v2/pods", status: 200,
+			check: v2Listed("pods", "seedgpu", "id", "name", "status", "image", "gpu.id", "cost")},
+		{name: c + "create-pod (GPU: name, image, gpu, cloud, disk, mounts, ports, env, dataCenterIds)", method: "POST", path: "/v2/pods",
+			body:   `{"name":"gpu-mcp4","image":"runpod/pytorch:2","gpu":{"id":"NVIDIA GeForce RTX 4090","count":1},"cloud":"SECURE","disk":20,"mounts":{"persistent":{"size":20,"path":"/workspace"}},"ports":["8888/http","22/tcp"],"env":{"A":"1"},"dataCenterIds":["EU-RO-1"]}`,
+			status: 201, save: "mcppod", reads: []string{"id", "name", "status", "image", "gpu.id", "cost", "env.A"},
+			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
+				if b := w.lastV2Body("/v2/pods"); !jsonEq(b["mounts"], map[string]any{"persistent": map[string]any{"size": 20.0, "path": "/workspace"}}) {
+					t.Errorf("v2 got mounts %v, not the client's", b["mounts"])
+				}
+			}},
+		{name: c + "create-pod (CPU: name, image, cpu)", method: "POST", path: "/v2/pods",
+			body:   `{"name":"cpu-mcp4","image":"ubuntu:22.04","cpu":{"id":"cpu3c","vcpuCount":2}}`,
+			status: 201, save: "mcpcpu", reads: []string{"id", "status", "cpu.id", "cpu.vcpuCount"}},
+		{name: c + "get-pod", method: "GET", path: "/v2/pods/{mcppod}", status: 200,
+			reads: []string{"id", "name", "status", "image", "gpu.id", "ports"}},
+		{name: c + "list-pods {includeClusterPods}", method: "GET", path: "/v2/pods?includeClusterPods=true", status: 200,
+			check: v2Listed("pods", "mcpcpu", "id", "name", "status", "cpu.id")},
+		{name: c + "update-pod {name, env}", method: "PATCH", path: "/v2/pods/{mcppod}",
+			body: `{"name":"gpu-mcp4b","env":{"B":"2"}}`, status: 200,
+			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
+				wantField("name", "gpu-mcp4b")(t, w, r)
+				wantField("env", map[string]any{"B": "2"})(t, w, r) // as v2 answers: the pass-through merges nothing
+			}},
+		{name: c + `pod-action {action: "stop"}`, advance: 30 * time.Second, method: "POST", path: "/v2/pods/{mcppod}/action",
+			body: `{"action":"stop"}`, status: 200, check: wantField("status", "EXITED")},
+		{name: c + `pod-action {action: "start"}`, method: "POST", path: "/v2/pods/{mcppod}/action",
+			body: `{"action":"start"}`, status: 200, reads: []string{"id", "status"}},
+
+		{name: c + "create-template {name, image, ports, env, disk}", method: "POST", path: "/v2/templates",
+			body:   `{"name":"tpl-mcp4","image":"alpine:3","ports":["8888/http"],"env":{"K":"v"},"disk":10}`,
+			status: 201, save: "mcptpl", reads: []string{"id", "name", "image", "ports", "env.K"}},
+		{name: c + "list-templates", method: "GET", path: "/v2/templates", status: 200,
+			check: v2Listed("templates", "mcptpl", "id", "name", "image")},
+		{name: c + "get-template", method: "GET", path: "/v2/templates/{mcptpl}", status: 200,
+			reads: []string{"id", "name", "image", "env"}},
+		{name: c + "update-template {name, env}", method: "PATCH", path: "/v2/templates/{mcptpl}",
+			body: `{"name":"tpl-mcp4b","env":{"K":"w"}}`, status: 200,
+			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
+				wantField("name", "tpl-mcp4b")(t, w, r)
+				wantField("env", map[string]any{"K": "w"})(t, w, r)
+			}},
+		{name: c + "list-public-templates", method: "GET", path: "/v2/catalog/templates", status: 200,
+			check: v2Listed("templates", "", "id", "name", "image")},
+
+		{name: c + "create-endpoint {name, image, type, scaling, gpu, workers}", method: "POST", path: "/v2/serverless",
+			body:   `{"name":"ep-mcp4","image":"runpod/worker:1","type":"QUEUE","scaling":{"type":"QUEUE_DELAY","queueDelay":4},"gpu":{"pools":["ADA_24"],"count":1},"workers":{"min":0,"max":2}}`,
+			status: 201, save: "mcpep", reads: []string{"id", "name", "type", "gpu.pools", "workers", "scaling", "requestUrls.run"}},
+		{name: c + "list-endpoints", method: "GET", path: "/v2/serverless", status: 200,
+			check: v2Listed("endpoints", "mcpep", "id", "name", "type", "image", "gpu", "workers", "scaling")},
+		{name: c + "get-endpoint", method: "GET", path: "/v2/serverless/{mcpep}", status: 200,
+			reads: []string{"id", "name", "type", "gpu.pools", "workers", "scaling"}},
+		{name: c + "update-endpoint {name, workers}", method: "PATCH", path: "/v2/serverless/{mcpep}",
+			body: `{"name":"ep-mcp4b","workers":{"min":0,"max":3}}`, status: 200,
+			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
+				wantField("name", "ep-mcp4b")(t, w, r)
+				if max := r.json(t)["workers"].(map[string]any)["max"]; max != 3.0 {
+					t.Errorf("workers.max %v, want 3", max)
+				}
+			}},
+		{name: c + "update-endpoint {scaling: REQUEST_COUNT}", method: "PATCH", path: "/v2/serverless/{mcpep}",
+			body: `{"scaling":{"type":"REQUEST_COUNT","requestCount":3}}`, status: 200,
+			check: wantField("scaling", map[string]any{"type": "REQUEST_COUNT", "requestCount": 3.0})},
+		// set-endpoint-gpus reads the endpoint, then patches its gpu object.
+		{name: c + "set-endpoint-gpus {pools, gpuCount} (reads the endpoint)", method: "GET", path: "/v2/serverless/{mcpep}", status: 200,
+			reads: []string{"id", "gpu.pools"}},
+		{name: c + "set-endpoint-gpus {pools, gpuCount} (patches gpu)", method: "PATCH", path: "/v2/serverless/{mcpep}",
+			body: `{"gpu":{"pools":["ADA_24","AMPERE_24"],"excludedTypes":[],"count":2}}`, status: 200,
+			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
+				if gpu, _ := r.json(t)["gpu"].(map[string]any); gpu["count"] != 2.0 || !jsonEq(gpu["pools"], []any{"ADA_24", "AMPERE_24"}) {
+					t.Errorf("gpu %v, want pools ADA_24, AMPERE_24 and count 2", gpu)
+				}
+			}},
+		{name: c + "list-endpoint-workers", method: "GET", path: "/v2/serverless/{mcpep}/workers", status: 200,
+			reads: []string{"summary", "workers"}},
+		{name: c + "list-endpoint-releases", method: "GET", path: "/v2/serverless/{mcpep}/releases", status: 200,
+			reads: []string{"releases"}},
+
+		{name: c + "create-network-volume {name, size, dataCenter}", method: "POST", path: "/v2/network-volumes",
+			body: `{"name":"vol-mcp4","size":20,"dataCenter":"EU-RO-1"}`, status: 201, save: "mcpvol",
+			reads: []string{"id", "name", "size", "dataCenter", "type"}},
+		{name: c + "list-network-volumes", method: "GET", path: "/v2/network-volumes", status: 200,
+			check: v2Listed("networkVolumes", "mcpvol", "id", "name", "size", "dataCenter")},
+		{name: c + "get-network-volume", method: "GET", path: "/v2/network-volumes/{mcpvol}", status: 200,
+			reads: []string{"id", "name", "size", "dataCenter"}},
+		{name: c + "update-network-volume {name, size}", method: "PATCH", path: "/v2/network-volumes/{mcpvol}",
+			body: `{"name":"vol-mcp4b","size":40}`, status: 200,
+			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
+				wantField("name", "vol-mcp4b")(t, w, r)
+				wantField("size", 40.0)(t, w, r)
+			}},
+
+		{name: c + "create-registry {name, username, password}", method: "POST", path: "/v2/registries",
+			body: `{"name":"reg-mcp4","username":"u","password":"p"}`, status: 201, save: "mcpreg", reads: []string{"id", "name"}},
+		{name: c + "list-registries", method: "GET", path: "/v2/registries", status: 200,
+			check: v2Listed("registries", "mcpreg", "id", "name")},
+		{name: c + "get-registry", method: "GET", path: "/v2/registries/{mcpreg}", status: 200, reads: []string{"id", "name"}},
+		// v2's own delegations route: a v1 registry id "delegations" is a 404
+		// (P9), the v2 route passes through.
+		{name: c + "list-delegations", method: "GET", path: "/v2/registries/delegations", status: 200, reads: []string{"delegations"}},
+
+		{name: c + "list-gpu-types", method: "GET", path: "/v2/catalog/gpus", status: 200,
+			check: v2Listed("gpus", "", "id", "name", "memory", "price")},
+		{name: c + "list-gpu-types {include: [AVAILABILITY], product: SERVERLESS, cloud}", method: "GET",
+			path: "/v2/catalog/gpus?include=AVAILABILITY&product=SERVERLESS&cloud=SECURE", status: 200,
+			check: v2Listed("gpus", "", "id", "name", "availability")},
+		{name: c + "get-gpu-type {id with spaces, include, product}", method: "GET",
+			path: "/v2/catalog/gpus/NVIDIA%20GeForce%20RTX%204090?include=AVAILABILITY&product=POD", status: 200,
+			reads: []string{"id", "name", "pool", "price"}, check: wantField("id", "NVIDIA GeForce RTX 4090")},
+		{name: c + "list-cpu-types", method: "GET", path: "/v2/catalog/cpus", status: 200,
+			check: v2Listed("cpus", "", "id", "name", "price")},
+		{name: c + "get-cpu-type", method: "GET", path: "/v2/catalog/cpus/cpu3c", status: 200, reads: []string{"id", "name", "price"}},
+		{name: c + "list-data-centers {include: [GPU_AVAILABILITY]}", method: "GET", path: "/v2/catalog/datacenters?include=GPU_AVAILABILITY", status: 200,
+			check: v2Listed("dataCenters", "", "id", "name", "region")},
+		{name: c + "get-data-center {include: [GPU_AVAILABILITY]}", method: "GET", path: "/v2/catalog/datacenters/EU-RO-1?include=GPU_AVAILABILITY", status: 200,
+			reads: []string{"id", "name", "region"}},
+
+		{name: c + "list-billing {bucketSize, lastN}", method: "GET", path: "/v2/billing?bucketSize=day&lastN=7", status: 200,
+			reads: []string{"metadata", "records"}},
+		{name: c + "list-pod-billing {startTime, endTime, bucketSize}", method: "GET",
+			path: "/v2/billing/pods?startTime=2026-05-01T00%3A00%3A00Z&endTime=2026-06-01T00%3A00%3A00Z&bucketSize=day", status: 200,
+			reads: []string{"metadata", "records"}},
+		{name: c + "list-serverless-billing {bucketSize, lastN}", method: "GET", path: "/v2/billing/serverless?bucketSize=day&lastN=7", status: 200,
+			reads: []string{"metadata", "records"}},
+		{name: c + "list-network-volume-billing {bucketSize, lastN}", method: "GET", path: "/v2/billing/network-volumes?bucketSize=day&lastN=7", status: 200,
+			reads: []string{"metadata", "records"}},
+		{name: c + "list-cluster-billing {bucketSize, lastN}", method: "GET", path: "/v2/billing/clusters?bucketSize=day&lastN=3", status: 200,
+			reads: []string{"metadata", "records"}},
+		{name: c + "get-ssh-keys", method: "GET", path: "/v2/account/ssh-keys", status: 200, reads: []string{"keys"}},
+		{name: c + "list-clusters", method: "GET", path: "/v2/clusters", status: 200, reads: []string{"clusters"}},
+
+		{name: c + "delete-endpoint", method: "DELETE", path: "/v2/serverless/{mcpep}", status: 204},
+		{name: c + "delete-template", method: "DELETE", path: "/v2/templates/{mcptpl}", status: 204},
+		{name: c + "delete-network-volume", method: "DELETE", path: "/v2/network-volumes/{mcpvol}", status: 204},
+		{name: c + "delete-registry", method: "DELETE", path: "/v2/registries/{mcpreg}", status: 204},
+		{name: c + `pod-action {action: "terminate"}`, method: "POST", path: "/v2/pods/{mcpcpu}/action",
+			body: `{"action":"terminate"}`, status: 204},
+		{name: c + "delete-pod", method: "DELETE", path: "/v2/pods/{mcppod}", status: 204},
+	}
+}
+
 // clientReleases is every client release the suite replays; each runs in a
 // world of its own, its cases in order (later cases use the ids earlier
-// ones created). usage lists note codes the operator's /usage report must
-// show afterwards: warnings and refusals these clients never display (P7a).
+// ones created). usage lists what the operator's /usage report must show
+// afterwards: note codes of the warnings and refusals these clients never
+// display (P7a), and, for a client that only uses the /v2 pass-through,
+// the operation it is counted under (the key still needs the gateway).
 var clientReleases = []struct {
 	name  string
 	cases func() []clientCase
@@ -886,6 +1076,7 @@ var clientReleases = []struct {
 	{"runpodctl 2.7.2 GraphQL", runpodctlGraphQL, nil},
 	{"runpod-mcp 1.3.0", func() []clientCase { return runpodMCP("1.3.0") }, []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
 	{"runpod-mcp 3.2.0", func() []clientCase { return runpodMCP("3.2.0") }, []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
+	{"runpod-mcp 4.0.0", runpodMCP400, []string{usage.PassThrough}},
 }
 
 // TestRealClientsWorkEndToEnd replays each client release against the gateway
