@@ -218,8 +218,8 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			}()
 			dur := time.Since(start)
 			attrs := opStatusAttrs(info.op, sw.status)
-			g.metrics.requests.Add(ctx, 1, attrs)
-			g.metrics.requestDuration.Record(ctx, dur.Seconds(), attrs)
+			g.metrics.requests.Add(ctx, 1, attrs.add...)
+			g.metrics.requestDuration.Record(ctx, dur.Seconds(), attrs.rec...)
 			counted := g.countsForUsage(info)
 			if counted && info.op != opUnknown && g.usage != nil {
 				g.usage.Record(info.keyID, info.op)
@@ -250,7 +250,7 @@ func (g *Gateway) recordNotes(ctx context.Context, info *reqInfo, counted bool) 
 	notes := info.notes
 	info.mu.Unlock()
 	for _, n := range notes {
-		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op))
+		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op).add...)
 		if counted && g.usage != nil {
 			g.usage.RecordNote(info.keyID, info.op, n.Code, n.Message)
 		}

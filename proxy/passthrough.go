@@ -46,8 +46,10 @@ func (g *Gateway) passThrough(rt http.RoundTripper) http.Handler {
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			if g.limiter != nil {
-				resp.Header.Del("RateLimit")
-				resp.Header.Del("RateLimit-Policy")
+				// Canonical keys: Header.Del would canonicalise (and
+				// allocate) "RateLimit" on every answer.
+				delete(resp.Header, hdrRateLimit)
+				delete(resp.Header, hdrRateLimitPolicy)
 			}
 			return nil
 		},

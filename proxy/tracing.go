@@ -61,7 +61,7 @@ func (t *clientTracing) RoundTrip(r *http.Request) (*http.Response, error) {
 		h[k] = v
 	}
 	out.Header = h
-	t.prop.Inject(ctx, propagation.HeaderCarrier(h))
+	t.prop.Inject(ctx, canonicalCarrier(h))
 	recording := span.IsRecording()
 	if recording {
 		span.SetAttributes(requestAttrs(out)...)
@@ -89,6 +89,31 @@ func (t *clientTracing) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp.Body = &spanBody{ReadCloser: resp.Body, span: span}
 	return resp, nil
 }
+
+// canonicalCarrier is propagation.HeaderCarrier for injection, with the
+// canonical names of the W3C headers known in advance: Header.Set would
+// canonicalise (and allocate) "traceparent" on every upstream call.
+type canonicalCarrier http.Header
+
+// canonicalPropKeys maps the propagators' field names to their canonical
+// header names.
+var canonicalPropKeys = map[string]string{
+	"traceparent": "Traceparent",
+	"tracestate":  "Tracestate",
+	"baggage":     "Baggage",
+}
+
+func (c canonicalCarrier) Get(key string) string { return propagation.HeaderCarrier(c).Get(key) }
+
+func (c canonicalCarrier) Set(key, value string) {
+	if ck, ok := canonicalPropKeys[key]; ok {
+		c[ck] = []string{value}
+		return
+	}
+	propagation.HeaderCarrier(c).Set(key, value)
+}
+
+func (c canonicalCarrier) Keys() []string { return propagation.HeaderCarrier(c).Keys() }
 
 // requestAttrs are the OpenTelemetry HTTP client attributes of r.
 func requestAttrs(r *http.Request) []attribute.KeyValue {

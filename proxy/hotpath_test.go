@@ -1,0 +1,115 @@
+package proxy
+
+import (
+	"net/http"
+	"net/url"
+	"testing"
+
+	"go.opentelemetry.io/otel/propagation"
+
+	"github.com/v1gateway/v1gateway/limiter"
+)
+
+// plainPath must only accept paths that url.Parse returns unchanged as
+// Path with no RawPath, query or fragment (the fast path of Upstream.open).
+func TestPlainPathMatchesURLParse(t *testing.T) {
+	paths := []string{
+		"/v2/pods", "/v2/pods/abc123", "/v2/pods/a-b_c.d~e", "/v2/pods/..", "/v2/pods/./x",
+		"/", "", "v2/pods", "//evil/v2/pods", "/v2//pods", "/v2/pods/a%2Fb", "/v2/pods/a%zz",
+		"/v2/pods/a b", "/v2/pods?x=1", "/v2/pods#f", "/v2/pods/a:b", "/v2/pods/a@b", "/v2/pods/a;b",
+		"/v2/pods/a+b", "/v2/pods/ä", "/v2/pods/a\x00b", "/v2/pods/a\\b", "/v2/pods/a'b", "/v2/pods/a%20b",
+	}
+	for c := 0x20; c < 0x7f; c++ {
+		paths = append(paths, "/v2/x"+string(rune(c))+"y")
+	}
+	for _, p := range paths {
+		if !plainPath(p) {
+			continue
+		}
+		u, err := url.Parse(p)
+		if err != nil {
+			t.Errorf("plainPath(%q) but url.Parse fails: %v", p, err)
+			continue
+		}
+		if u.Path != p || u.RawPath != "" || u.RawQuery != "" || u.Fragment != "" || u.Host != "" || u.Scheme != "" || u.EscapedPath() != p {
+			t.Errorf("plainPath(%q) but url.Parse gives %#v", p, u)
+		}
+	}
+	for _, p := range []string{"/v2/pods", "/v2/pods/pod00000benchx", "/v2/endpoints/e-1/workers"} {
+		if !plainPath(p) {
+			t.Errorf("plainPath(%q) = false; the fast path is not taken for ids", p)
+		}
+	}
+}
+
+// The upstream request built without parsing is the one built by parsing.
+func TestUpstreamRequestURL(t *testing.T) {
+	for _, base := range []string{"http://upstream.test", "http://upstream.test:80", "https://u:p@upstream.test:8443/ignored?q=1"} {
+		b, _ := url.Parse(base)
+		var got *http.Request
+		u := NewUpstream(b, roundTripFunc(func(r *http.Request) (*http.Response, error) {
+			got = r
+			return &http.Response{StatusCode: 200, Body: http.NoBody, Header: http.Header{}, Request: r}, nil
+		}))
+		for _, path := range []string{"/v2/pods/abc", "/v2/pods/a%2Fb", "/v2/pods/a b", "/v2/pods/a:b"} {
+			resp, err := u.open(t.Context(), Call{Method: http.MethodGet, Path: path, Query: url.Values{"x": {"1"}}}, "Bearer k", "rid")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			want := *b
+			ref, _ := url.Parse(path)
+			want.Path, want.RawPath, want.RawQuery = ref.Path, ref.RawPath, "x=1"
+			if got.URL.String() != want.String() || got.URL.EscapedPath() != want.EscapedPath() {
+				t.Errorf("%s %s: URL %s (escaped path %s), want %s (%s)", base, path, got.URL, got.URL.EscapedPath(), &want, want.EscapedPath())
+			}
+			wantReq, _ := http.NewRequest(http.MethodGet, want.String(), nil)
+			if got.Host != wantReq.Host {
+				t.Errorf("%s %s: Host %q, want %q", base, path, got.Host, wantReq.Host)
+			}
+		}
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// The RateLimit headers share one backing array: adding to one must not
+// change the other.
+func TestSetRateLimitHeadersIndependent(t *testing.T) {
+	h := http.Header{}
+	h.Set("RateLimit", "old")
+	setRateLimitHeaders(h, limiter.Decision{Allowed: true, Limit: 60, Remaining: 59})
+	if got := h.Get("RateLimit-Policy"); got != `"minute";q=60;w=60` {
+		t.Errorf("RateLimit-Policy %q", got)
+	}
+	r := h.Get("RateLimit")
+	h.Add("RateLimit-Policy", "second")
+	if h.Get("RateLimit") != r || len(h.Values("RateLimit")) != 1 {
+		t.Errorf("RateLimit changed by an Add to RateLimit-Policy: %q", h.Values("RateLimit"))
+	}
+	if len(h) != 2 {
+		t.Errorf("headers %v: want exactly the two canonical keys", h)
+	}
+}
+
+// canonicalCarrier injects what propagation.HeaderCarrier injects.
+func TestCanonicalCarrier(t *testing.T) {
+	a, b := http.Header{}, http.Header{}
+	for _, kv := range [][2]string{{"traceparent", "tp"}, {"tracestate", "ts"}, {"baggage", "bg"}, {"x-other", "o"}} {
+		propagation.HeaderCarrier(a).Set(kv[0], kv[1])
+		canonicalCarrier(b).Set(kv[0], kv[1])
+	}
+	if len(a) != len(b) {
+		t.Fatalf("%v vs %v", a, b)
+	}
+	for k, v := range a {
+		if len(b[k]) != 1 || b[k][0] != v[0] {
+			t.Errorf("%s: %q vs %q", k, b[k], v)
+		}
+	}
+	if canonicalCarrier(b).Get("traceparent") != "tp" || len(canonicalCarrier(b).Keys()) != 4 {
+		t.Errorf("Get/Keys: %v", b)
+	}
+}
