@@ -1,13 +1,17 @@
 package proxy
 
 import (
+	"maps"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
+	"github.com/gorilla/mux"
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/v1gateway/v1gateway/limiter"
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // plainPath must only accept paths that url.Parse returns unchanged as
@@ -111,5 +115,70 @@ func TestCanonicalCarrier(t *testing.T) {
 	}
 	if canonicalCarrier(b).Get("traceparent") != "tp" || len(canonicalCarrier(b).Keys()) != 4 {
 		t.Errorf("Get/Keys: %v", b)
+	}
+}
+
+// v1Routes chooses the route gorilla/mux chooses, with the same variables,
+// for every v1 route and method, ids plain, encoded, empty or spanning
+// segments, and paths around the templates; and leaves to mux what mux
+// matches to no v1 route.
+func TestV1RoutesMatchMux(t *testing.T) {
+	srv, _ := newTestGateway(t, nil)
+	gw := srv.Config.Handler.(*Gateway)
+	if gw.fast == nil {
+		t.Fatal("the v1 routes are not matched by v1Routes")
+	}
+	ids := []string{"abc", "pod00000benchx", "a%2Fb", "a%20b", "%zz", "a.b", "..", ".", "x/y", "", "{podId}", "a;b", "a:b", "a@b"}
+	paths := []string{"/v1", "/v1/", "/v1//", "/v1/pods/", "/v1/pods//", "/v1/pods/x/", "/v2/pods", "/graphql", "/v1/graphql", "/v1/Pods", "/v1/pods/x/start/now", "/v1/docs/x"}
+	for _, op := range translate.Operations {
+		for _, id := range ids {
+			p := "/v1" + op.Path
+			for _, name := range []string{"podId", "endpointId", "templateId", "networkVolumeId", "containerRegistryAuthId"} {
+				p = strings.ReplaceAll(p, "{"+name+"}", id)
+			}
+			paths = append(paths, p, p+"/", p+"/x", "/v1/"+p)
+		}
+	}
+	methods := []string{"GET", "POST", "PATCH", "DELETE", "PUT", "HEAD", "OPTIONS", "get"}
+	n := 0
+	for _, p := range paths {
+		for _, m := range methods {
+			req := &http.Request{Method: m, URL: &url.URL{Path: p, RawPath: p}, Header: http.Header{}}
+			if u, err := url.Parse(p); err == nil {
+				req.URL = u
+			}
+			escaped := req.URL.EscapedPath()
+			var match mux.RouteMatch
+			muxOK := gw.router.Match(req, &match) && match.MatchErr == nil
+			i, vars := gw.fast.matchIndex(m, escaped, nil)
+			if i < 0 {
+				if muxOK && strings.HasPrefix(escaped, "/v1/") {
+					tpl, _ := match.Route.GetPathTemplate()
+					t.Errorf("%s %s: mux matches %s, v1Routes nothing", m, escaped, tpl)
+				}
+				continue
+			}
+			n++
+			if !muxOK {
+				t.Errorf("%s %s: v1Routes matches route %d, mux nothing (err %v)", m, escaped, i, match.MatchErr)
+				continue
+			}
+			op := translate.Operations[i]
+			tpl, _ := match.Route.GetPathTemplate()
+			ms, _ := match.Route.GetMethods()
+			if tpl != "/v1"+op.Path || len(ms) != 1 || ms[0] != op.Method {
+				t.Errorf("%s %s: v1Routes matches %s %s, mux %v %s", m, escaped, op.Method, op.Path, ms, tpl)
+			}
+			got := map[string]string{}
+			for j := 0; j+1 < len(vars); j += 2 {
+				got[vars[j]] = vars[j+1]
+			}
+			if !maps.Equal(got, match.Vars) {
+				t.Errorf("%s %s: vars %v, mux %v", m, escaped, got, match.Vars)
+			}
+		}
+	}
+	if n < len(translate.Operations) {
+		t.Errorf("only %d fast matches", n)
 	}
 }

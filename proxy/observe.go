@@ -28,6 +28,11 @@ type reqInfo struct {
 	// sw is the request's statusWriter (allocated with reqInfo: one
 	// allocation per request for both).
 	sw statusWriter
+	// routed: the v1 route was found by v1Routes (fastroute.go), whose
+	// path variables (name, value pairs, escaped) are vars, in varsBuf.
+	routed  bool
+	vars    []string
+	varsBuf [2 * maxPathVars]string
 
 	mu          sync.Mutex
 	calls       []string // "GET /v2/pods -> 200"

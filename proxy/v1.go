@@ -175,13 +175,27 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			return
 		}
 		params := map[string]string{}
-		for k, v := range mux.Vars(r) {
+		param := func(k, v string) bool {
 			id, err := url.PathUnescape(v)
 			if err != nil || !translate.ValidID(id) {
 				writeError(w, r, http.StatusNotFound, fmt.Sprintf("invalid %s %q", k, v))
-				return
+				return false
 			}
 			params[k] = id
+			return true
+		}
+		if info := infoFrom(r.Context()); info != nil && info.routed {
+			for i := 0; i+1 < len(info.vars); i += 2 {
+				if !param(info.vars[i], info.vars[i+1]) {
+					return
+				}
+			}
+		} else {
+			for k, v := range mux.Vars(r) {
+				if !param(k, v) {
+					return
+				}
+			}
 		}
 		var body []byte
 		if r.Body != nil {
