@@ -89,7 +89,7 @@ type Gateway struct {
 	breaker  *breaker
 	keyIDs   *keyIDCache
 	serving  atomic.Int64 // requests past load shedding (max_in_flight)
-	active   sync.Map     // *reqInfo -> activeRequest: requests being served (LogUnfinished)
+	active   sync.Map     // *reqInfo -> itself: requests being served (LogUnfinished)
 	accepted acceptedKeys // key ids v2 accepted (countsForUsage)
 	facts    *observedFacts
 

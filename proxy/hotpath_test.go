@@ -6,8 +6,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/rs/zerolog"
 	"go.opentelemetry.io/otel/propagation"
 
 	"github.com/v1gateway/v1gateway/limiter"
@@ -180,5 +182,34 @@ func TestV1RoutesMatchMux(t *testing.T) {
 	}
 	if n < len(translate.Operations) {
 		t.Errorf("only %d fast matches", n)
+	}
+}
+
+// LogUnfinished tells the call being sent (built from its parts only then)
+// and the request's method and path, kept in its reqInfo.
+func TestLogUnfinishedTellsTheCallBeingSent(t *testing.T) {
+	var logBuf logBuffer
+	log := zerolog.New(&logBuf)
+	gw, err := New(Options{Config: testConfig("http://127.0.0.1:1"), Logger: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &reqInfo{op: "GetPod", requestID: "rid", method: "GET", path: "/v1/pods/p1", start: time.Now()}
+	gw.active.Store(info, info)
+	info.addCall("GET", "/v2/catalog", "200", 200, time.Millisecond)
+	info.startCall("GET", "/v2/pods/p1")
+	if n := gw.LogUnfinished(); n != 1 {
+		t.Fatalf("LogUnfinished = %d", n)
+	}
+	line := logBuf.String()
+	for _, want := range []string{`"v2_calls":["GET /v2/catalog -> 200","GET /v2/pods/p1 -> (no answer yet)"]`, `"method":"GET"`, `"path":"/v1/pods/p1"`, `"request_id":"rid"`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log %s lacks %s", line, want)
+		}
+	}
+	info.addCall("GET", "/v2/pods/p1", "200", 200, time.Millisecond)
+	info.addCall("GET", "/v2/x", "error", 0, 0)
+	if got := strings.Join(info.calls, "|"); got != "GET /v2/catalog -> 200|GET /v2/pods/p1 -> 200|GET /v2/x -> error" || len(info.upStatuses) != 2 || info.sending {
+		t.Errorf("calls %q statuses %v sending %v", got, info.upStatuses, info.sending)
 	}
 }

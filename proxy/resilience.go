@@ -95,6 +95,9 @@ func newBreaker(failures int, openFor time.Duration, log zerolog.Logger) *breake
 		// A caller that went away says nothing about the upstream.
 		// Nor does a client whose request body did not arrive.
 		IsExcluded: func(err error) bool {
+			if err == nil {
+				return false // without this, cbe escapes on every success
+			}
 			var cbe *ClientBodyError
 			return errors.Is(err, context.Canceled) || errors.As(err, &cbe)
 		},

@@ -151,10 +151,16 @@ func (u *Upstream) open(ctx context.Context, c Call, authorization, requestID st
 	if c.Body != nil {
 		h["Content-Type"] = hdrContentTypeJSON
 	}
-	if authorization != "" {
+	switch {
+	case authorization != "" && requestID != "":
+		// Both values in one allocation (capped slices: an Add to one
+		// cannot reach the other).
+		v := make([]string, 2)
+		v[0], v[1] = authorization, requestID
+		h["Authorization"], h["X-Request-Id"] = v[0:1:1], v[1:2:2]
+	case authorization != "":
 		h["Authorization"] = []string{authorization}
-	}
-	if requestID != "" {
+	case requestID != "":
 		h["X-Request-Id"] = []string{requestID}
 	}
 	h["User-Agent"] = u.userAgent

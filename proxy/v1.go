@@ -175,24 +175,15 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			return
 		}
 		params := map[string]string{}
-		param := func(k, v string) bool {
-			id, err := url.PathUnescape(v)
-			if err != nil || !translate.ValidID(id) {
-				writeError(w, r, http.StatusNotFound, fmt.Sprintf("invalid %s %q", k, v))
-				return false
-			}
-			params[k] = id
-			return true
-		}
 		if info := infoFrom(r.Context()); info != nil && info.routed {
 			for i := 0; i+1 < len(info.vars); i += 2 {
-				if !param(info.vars[i], info.vars[i+1]) {
+				if !addParam(w, r, params, info.vars[i], info.vars[i+1]) {
 					return
 				}
 			}
 		} else {
 			for k, v := range mux.Vars(r) {
-				if !param(k, v) {
+				if !addParam(w, r, params, k, v) {
 					return
 				}
 			}
@@ -290,6 +281,18 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		translate.ReleaseBody(res.Body)
 		caller.release()
 	})
+}
+
+// addParam adds the path variable k, escaped value v, to params; an
+// invalid id is answered 404 (false).
+func addParam(w http.ResponseWriter, r *http.Request, params map[string]string, k, v string) bool {
+	id, err := url.PathUnescape(v)
+	if err != nil || !translate.ValidID(id) {
+		writeError(w, r, http.StatusNotFound, fmt.Sprintf("invalid %s %q", k, v))
+		return false
+	}
+	params[k] = id
+	return true
 }
 
 // writeResult writes a plan's v1 answer.
