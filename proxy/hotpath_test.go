@@ -213,3 +213,61 @@ func TestLogUnfinishedTellsTheCallBeingSent(t *testing.T) {
 		t.Errorf("calls %q statuses %v sending %v", got, info.upStatuses, info.sending)
 	}
 }
+
+// streamingRoute decides as the split of the whole path it replaced.
+func TestStreamingRouteAsSplit(t *testing.T) {
+	old := func(r *http.Request) bool {
+		if r.Method != http.MethodGet {
+			return false
+		}
+		seg := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/v2/"), "/")
+		switch len(seg) {
+		case 3:
+			return seg[0] == "pods" && seg[1] != "" && seg[2] == "logs"
+		case 5:
+			return seg[0] == "serverless" && seg[1] != "" && seg[2] == "workers" && seg[3] != "" && seg[4] == "logs"
+		}
+		return false
+	}
+	parts := []string{"", "pods", "x", "logs", "serverless", "workers", "a%2Fb", "v2"}
+	var paths []string
+	var gen func(prefix string, depth int)
+	gen = func(prefix string, depth int) {
+		paths = append(paths, prefix)
+		if depth == 0 {
+			return
+		}
+		for _, p := range parts {
+			gen(prefix+"/"+p, depth-1)
+		}
+	}
+	gen("/v2", 6)
+	paths = append(paths, "/v2/logs", "logs", "/logs", "/v2/pods/x/logs/", "/v1/pods/x/logs")
+	for _, p := range paths {
+		for _, m := range []string{"GET", "POST"} {
+			r := &http.Request{Method: m, URL: &url.URL{Path: p}}
+			if got, want := streamingRoute(r), old(r); got != want {
+				t.Errorf("%s %s: %v, want %v", m, p, got, want)
+			}
+		}
+	}
+}
+
+// The pass-through's buffer pool gives back full-size buffers and drops
+// foreign ones.
+func TestBufferPool(t *testing.T) {
+	var p bufferPool
+	b := p.Get()
+	if len(b) != passThroughBuffer {
+		t.Fatalf("len %d", len(b))
+	}
+	b2 := p.Get()
+	p.Put(b)
+	p.Put(b2[:10]) // a shortened one of the pool's is still whole
+	p.Put(make([]byte, 100))
+	for range 3 {
+		if b := p.Get(); len(b) != passThroughBuffer {
+			t.Fatalf("len %d", len(b))
+		}
+	}
+}

@@ -290,7 +290,7 @@ func (g *Gateway) startServerSpan(ctx context.Context, r *http.Request) (context
 	} else if t.unsampledRoots {
 		return ctx, nil
 	}
-	ctx, span := t.tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
+	ctx, span := t.tracer.Start(ctx, r.Method, serverSpanKind)
 	if span.IsRecording() {
 		span.SetAttributes(attribute.String("http.request.method", r.Method), attribute.String("url.path", r.URL.EscapedPath()))
 	}

@@ -44,6 +44,12 @@ var clientSpanNames = map[string]string{
 	http.MethodPut: "v2 PUT", http.MethodDelete: "v2 DELETE", http.MethodHead: "v2 HEAD",
 }
 
+// The span kind options, made once (each WithSpanKind call allocates).
+var (
+	clientSpanKind = trace.WithSpanKind(trace.SpanKindClient)
+	serverSpanKind = trace.WithSpanKind(trace.SpanKindServer)
+)
+
 func clientSpanName(method string) string {
 	if n, ok := clientSpanNames[method]; ok {
 		return n
@@ -54,7 +60,7 @@ func clientSpanName(method string) string {
 // RoundTrip implements http.RoundTripper. It does not modify r: the
 // request it sends has its own header map with the trace context.
 func (t *clientTracing) RoundTrip(r *http.Request) (*http.Response, error) {
-	ctx, span := t.tracer.Start(r.Context(), clientSpanName(r.Method), trace.WithSpanKind(trace.SpanKindClient))
+	ctx, span := t.tracer.Start(r.Context(), clientSpanName(r.Method), clientSpanKind)
 	out := r.WithContext(ctx)
 	h := make(http.Header, len(r.Header)+2)
 	for k, v := range r.Header {
