@@ -1,8 +1,11 @@
 package proxy
 
 import (
+	"context"
+	"io"
 	"maps"
 	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -268,6 +271,29 @@ func TestBufferPool(t *testing.T) {
 	for range 3 {
 		if b := p.Get(); len(b) != passThroughBuffer {
 			t.Fatalf("len %d", len(b))
+		}
+	}
+}
+
+// A GET without a body (http.NoBody, as the server gives it) reaches the
+// plan as an empty, non-nil body, as io.ReadAll made it.
+func TestPlanBodyOfGetWithoutBody(t *testing.T) {
+	srv, _ := newTestGateway(t, nil)
+	gw := srv.Config.Handler.(*Gateway)
+	var got []byte
+	op := &translate.Operation{Name: "Probe", Method: "GET", Path: "/things", Kind: translate.KindGet, Success: 200,
+		Plan: func(ctx context.Context, req *translate.Request, c translate.Caller) *translate.Result {
+			got = req.Body
+			return &translate.Result{Status: 200, Body: []byte(`{}`)}
+		}}
+	for _, body := range []io.ReadCloser{http.NoBody, io.NopCloser(strings.NewReader(""))} {
+		got = nil
+		req := httptest.NewRequest("GET", "/v1/things", nil)
+		req.Body = body
+		w := httptest.NewRecorder()
+		gw.v1Handler(op).ServeHTTP(w, req)
+		if w.Code != 200 || got == nil || len(got) != 0 {
+			t.Errorf("body %T: status %d, plan body %#v (want empty, not nil)", body, w.Code, got)
 		}
 	}
 }

@@ -189,7 +189,11 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			}
 		}
 		var body []byte
-		if r.Body != nil {
+		if r.Body == http.NoBody {
+			// What io.ReadAll gives for it (empty, not nil), without
+			// its 512-byte buffer: every GET the server reads has this body.
+			body = []byte{}
+		} else if r.Body != nil {
 			b, err := io.ReadAll(r.Body)
 			if err != nil {
 				var mbe *http.MaxBytesError
@@ -210,21 +214,26 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 		defer cancel()
-		caller := &upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context()), budget: g.budget}
-		defer caller.releaseBudget()
-		res := op.Plan(ctx, &translate.Request{
-			Op:     op,
-			Params: params,
-			Query:  r.URL.Query(),
-			Body:   body,
-			Options: translate.Options{
-				Lenient:         g.cfg.CompatMode == "lenient",
-				ResetRestart:    g.cfg.ResetMode == "restart",
-				Now:             g.now,
-				DefaultGPUTypes: g.cfg.DefaultGPUTypes,
+		// The caller and the plan's request in one allocation.
+		call := &v1Call{
+			caller: upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context()), budget: g.budget},
+			req: translate.Request{
+				Op:     op,
+				Params: params,
+				Query:  r.URL.Query(),
+				Body:   body,
+				Options: translate.Options{
+					Lenient:         g.cfg.CompatMode == "lenient",
+					ResetRestart:    g.cfg.ResetMode == "restart",
+					Now:             g.now,
+					DefaultGPUTypes: g.cfg.DefaultGPUTypes,
+				},
+				Facts: g.factsForPlans(),
 			},
-			Facts: g.factsForPlans(),
-		}, caller)
+		}
+		caller := &call.caller
+		defer caller.releaseBudget()
+		res := op.Plan(ctx, &call.req, caller)
 		if res == nil {
 			res = translate.Fail(http.StatusInternalServerError, op.Name+": the gateway produced no answer")
 		}
@@ -281,6 +290,12 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		translate.ReleaseBody(res.Body)
 		caller.release()
 	})
+}
+
+// v1Call is what the v1 handler allocates per request for its plan.
+type v1Call struct {
+	caller upstreamCaller
+	req    translate.Request
 }
 
 // addParam adds the path variable k, escaped value v, to params; an
