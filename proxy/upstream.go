@@ -116,6 +116,15 @@ var (
 // oversized body, the answer budget full); any HTTP status is a Response.
 // open sends one v2 call and returns the answer with its body unread.
 func (u *Upstream) open(ctx context.Context, c Call, authorization, requestID string) (*http.Response, error) {
+	// A plain path is what url.Parse would give back as it is; any other
+	// is parsed (and refused) as before, first.
+	var ref *url.URL
+	if !plainPath(c.Path) {
+		var err error
+		if ref, err = url.Parse(c.Path); err != nil {
+			return nil, fmt.Errorf("bad upstream path %q: %w", c.Path, err)
+		}
+	}
 	var body io.Reader
 	if c.Body != nil {
 		body = bytes.NewReader(c.Body)
@@ -131,14 +140,9 @@ func (u *Upstream) open(ctx context.Context, c Call, authorization, requestID st
 	*target = *u.base
 	target.RawPath = ""
 	target.Path = ""
-	if plainPath(c.Path) {
-		// What url.Parse gives for such a path, without parsing it.
+	if ref == nil {
 		target.Path = c.Path
 	} else {
-		ref, err := url.Parse(c.Path)
-		if err != nil {
-			return nil, fmt.Errorf("bad upstream path %q: %w", c.Path, err)
-		}
 		target.Path = ref.Path
 		target.RawPath = ref.RawPath
 	}
@@ -170,8 +174,8 @@ func (u *Upstream) open(ctx context.Context, c Call, authorization, requestID st
 // plainPath reports whether p is an absolute path that url.Parse would
 // return unchanged as its Path, with no RawPath, query or fragment: it
 // starts with one slash (two would start an authority) and holds only
-// characters that a path never escapes (RFC 3986 unreserved characters,
-// sub-delimiters that net/url leaves as they are, ':', '@' and '/').
+// slashes and RFC 3986 unreserved characters, which a path never escapes
+// (anything else, sub-delimiters included, goes through url.Parse).
 func plainPath(p string) bool {
 	if len(p) == 0 || p[0] != '/' || len(p) > 1 && p[1] == '/' {
 		return false
