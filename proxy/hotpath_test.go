@@ -297,3 +297,20 @@ func TestPlanBodyOfGetWithoutBody(t *testing.T) {
 		}
 	}
 }
+
+// The header names looked up or assigned without canonicalisation are in
+// canonical form, so that they are the keys Header.Get and Header.Set use.
+func TestHeaderKeysCanonical(t *testing.T) {
+	for _, k := range []string{"X-Request-Id", "Authorization", "X-Compat-Warning", "X-Compat-Dropped", "X-Compat-Emulated",
+		"User-Agent", "Deprecation", "Sunset", "Accept", "Content-Type", hdrRateLimit, hdrRateLimitPolicy, "Traceparent", "Tracestate", "Baggage"} {
+		if c := http.CanonicalHeaderKey(k); c != k {
+			t.Errorf("%q is not canonical (%q)", k, c)
+		}
+	}
+	h := http.Header{}
+	h.Set("x-request-id", "a")
+	h.Add("X-Request-ID", "b")
+	if headerValue(h, "X-Request-Id") != h.Get("x-request-id") || headerValue(h, "Nope") != "" {
+		t.Errorf("headerValue differs from Get: %v", h)
+	}
+}

@@ -333,13 +333,13 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		ev = ev.Str("error", errMsg)
 	}
 	h := sw.Header()
-	if v := h.Values("X-Compat-Warning"); len(v) > 0 {
+	if v := h["X-Compat-Warning"]; len(v) > 0 {
 		ev = ev.Strs("compat_warning", v)
 	}
-	if v := h.Get("X-Compat-Dropped"); v != "" {
+	if v := headerValue(h, "X-Compat-Dropped"); v != "" {
 		ev = ev.Str("compat_dropped", v)
 	}
-	if v := h.Get("X-Compat-Emulated"); v != "" {
+	if v := headerValue(h, "X-Compat-Emulated"); v != "" {
 		ev = ev.Str("compat_emulated", v)
 	}
 	if len(notes) > 0 {
@@ -349,7 +349,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		}
 		ev = ev.Strs("compat_notes", codes)
 	}
-	if ua := r.UserAgent(); ua != "" {
+	if ua := headerValue(r.Header, "User-Agent"); ua != "" {
 		if len(ua) > 200 {
 			ua = ua[:200]
 		}

@@ -46,9 +46,9 @@ func (g *Gateway) passThrough(rt http.RoundTripper) http.Handler {
 		BufferPool: &bufferPool{},
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(g.base)
-			pr.Out.Header.Set("X-Request-Id", RequestID(pr.In.Context()))
+			pr.Out.Header["X-Request-Id"] = []string{RequestID(pr.In.Context())}
 			if _, ok := pr.Out.Header["User-Agent"]; !ok {
-				pr.Out.Header.Set("User-Agent", "")
+				pr.Out.Header["User-Agent"] = []string{""}
 			}
 		},
 		ModifyResponse: func(resp *http.Response) error {

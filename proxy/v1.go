@@ -216,7 +216,7 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		defer cancel()
 		// The caller and the plan's request in one allocation.
 		call := &v1Call{
-			caller: upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context()), budget: g.budget},
+			caller: upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: headerValue(r.Header, "Authorization"), requestID: RequestID(r.Context()), budget: g.budget},
 			req: translate.Request{
 				Op:     op,
 				Params: params,
