@@ -79,6 +79,7 @@ type Gateway struct {
 	now      func() time.Time
 	secret   []byte
 	router   *mux.Router
+	fast     *v1Routes    // the v1 routes, matched without mux; nil: mux only
 	v2       http.Handler // the /v2/ pass-through, as routed
 	catalog  *catalogCache
 	handler  http.Handler
@@ -88,7 +89,7 @@ type Gateway struct {
 	breaker  *breaker
 	keyIDs   *keyIDCache
 	serving  atomic.Int64 // requests past load shedding (max_in_flight)
-	active   sync.Map     // *reqInfo -> activeRequest: requests being served (LogUnfinished)
+	active   sync.Map     // *reqInfo -> itself: requests being served (LogUnfinished)
 	accepted acceptedKeys // key ids v2 accepted (countsForUsage)
 	facts    *observedFacts
 
@@ -233,6 +234,18 @@ func (g *Gateway) route(w http.ResponseWriter, r *http.Request) {
 	}
 	if strings.HasPrefix(p, "/v1//") {
 		r = withV1BaseSlashes(r)
+		p = r.URL.EscapedPath()
+	}
+	if g.fast != nil {
+		// The route mux would choose, found without it (fastroute.go);
+		// what no route matches is mux's to answer.
+		if info := infoFrom(r.Context()); info != nil {
+			if h, vars := g.fast.match(r.Method, p, info.varsBuf[:0]); h != nil {
+				info.routed, info.vars = true, vars
+				h.ServeHTTP(w, r)
+				return
+			}
+		}
 	}
 	g.router.ServeHTTP(w, r)
 }
@@ -259,13 +272,20 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	m := mux.NewRouter()
 	m.UseEncodedPath() // ids are matched percent-encoded, never decoded into another route
 	m.SkipClean(true)
+	fast := &v1Routes{}
+	fastOK := true
 	for i := range translate.Operations {
 		op := &translate.Operations[i]
 		var h http.Handler = g.v1Handler(op)
 		if !op.Public {
 			h = g.withAuth(g.withMigratedKeys(op, g.withRateLimit(h)))
 		}
-		m.Handle("/v1"+op.Path, named(op.Name, h)).Methods(op.Method)
+		h = named(op.Name, h)
+		m.Handle("/v1"+op.Path, h).Methods(op.Method)
+		fastOK = fastOK && fast.add(op.Method, "/v1"+op.Path, h)
+	}
+	if fastOK {
+		g.fast = fast
 	}
 	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
 	m.PathPrefix("/v2/").Handler(g.v2)

@@ -171,16 +171,27 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 // attrKey is a label combination: up to three name/value pairs.
 type attrKey [6]string
 
+// attrOpts is the attribute set of one label combination, as the option
+// slices the instruments take: Add(ctx, n, a.add...) passes the cached
+// slice, where Add(ctx, n, opt) would allocate a one-element variadic
+// slice on every call (the instruments are interfaces, so the slice
+// escapes). The slices are never changed after they are built.
+type attrOpts struct {
+	opt metric.MeasurementOption
+	add []metric.AddOption
+	rec []metric.RecordOption
+}
+
 // attrCache keeps one attribute set per label combination, so that the
 // request path does not build sets. Its size is bounded by the label
 // values, which are bounded. Reads are lock-free (an immutable map, copied
 // on the rare insert) and allocation-free.
 var (
-	attrCache   atomic.Pointer[map[attrKey]metric.MeasurementOption]
+	attrCache   atomic.Pointer[map[attrKey]*attrOpts]
 	attrCacheMu sync.Mutex // serialises inserts
 )
 
-func cachedAttrs(kv ...string) metric.MeasurementOption {
+func cachedAttrs(kv ...string) *attrOpts {
 	var k attrKey
 	copy(k[:], kv)
 	if m := attrCache.Load(); m != nil {
@@ -200,10 +211,11 @@ func cachedAttrs(kv ...string) metric.MeasurementOption {
 	for i := 0; i+1 < len(kv); i += 2 {
 		attrs = append(attrs, attribute.String(kv[i], kv[i+1]))
 	}
-	o := metric.WithAttributeSet(attribute.NewSet(attrs...))
-	next := make(map[attrKey]metric.MeasurementOption, 1)
+	mo := metric.WithAttributeSet(attribute.NewSet(attrs...))
+	o := &attrOpts{opt: mo, add: []metric.AddOption{mo}, rec: []metric.RecordOption{mo}}
+	next := make(map[attrKey]*attrOpts, 1)
 	if old != nil {
-		next = make(map[attrKey]metric.MeasurementOption, len(*old)+1)
+		next = make(map[attrKey]*attrOpts, len(*old)+1)
 		for kk, v := range *old {
 			next[kk] = v
 		}
@@ -229,6 +241,6 @@ func statusString(code int) string {
 	return strconv.Itoa(code)
 }
 
-func opStatusAttrs(op string, status int) metric.MeasurementOption {
+func opStatusAttrs(op string, status int) *attrOpts {
 	return cachedAttrs("operation", op, "status", statusString(status))
 }

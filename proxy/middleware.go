@@ -35,7 +35,7 @@ func validRequestID(s string) bool {
 
 func (g *Gateway) withRequestID(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		id := r.Header.Get("X-Request-Id")
+		id := headerValue(r.Header, "X-Request-Id")
 		if !validRequestID(id) {
 			id = newRequestID()
 		}
@@ -47,15 +47,25 @@ func (g *Gateway) withRequestID(next http.Handler) http.Handler {
 	})
 }
 
+// headerValue is h.Get(key) for a key already in canonical form: the
+// same lookup without CanonicalMIMEHeaderKey's pass over the key (a few
+// hundred instructions a call, several calls a request).
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 // withV1Headers marks every answer on the v1 surface as deprecated (RFC 9745)
 // and, when configured, announces the gateway's own sunset (RFC 8594).
 func (g *Gateway) withV1Headers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1" || strings.HasPrefix(r.URL.Path, "/v1/") {
 			h := w.Header()
-			h.Set("Deprecation", g.deprecation)
+			h["Deprecation"] = []string{g.deprecation}
 			if g.sunset != "" {
-				h.Set("Sunset", g.sunset)
+				h["Sunset"] = []string{g.sunset}
 				if g.sunsetLink != "" {
 					h.Add("Link", g.sunsetLink)
 				}
@@ -205,7 +215,7 @@ func (g *Gateway) withLoadShedding(next http.Handler) http.Handler {
 // bearerToken returns the token of an "Authorization: Bearer <token>"
 // header, or "" when there is none.
 func bearerToken(r *http.Request) string {
-	a := r.Header.Get("Authorization")
+	a := headerValue(r.Header, "Authorization")
 	if len(a) < 7 || !strings.EqualFold(a[:7], "bearer ") {
 		return ""
 	}
@@ -216,7 +226,7 @@ func bearerToken(r *http.Request) string {
 // whether it is valid. Without one the request never leaves the gateway.
 func (g *Gateway) withAuth(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if len(r.Header.Values("Authorization")) > 1 {
+		if len(r.Header["Authorization"]) > 1 {
 			// Ambiguous: which key should be charged and forwarded?
 			writeError(w, r, http.StatusBadRequest, "more than one Authorization header: send exactly one")
 			return
@@ -354,14 +364,36 @@ func (g *Gateway) withRateLimit(next http.Handler) http.Handler {
 // limiterDecision records a rate-limit decision in the metrics and the
 // request's log line.
 func (g *Gateway) limiterDecision(ctx context.Context, info *reqInfo, decision string) {
-	g.metrics.limiterDecisions.Add(ctx, 1, cachedAttrs("decision", decision))
+	g.metrics.limiterDecisions.Add(ctx, 1, cachedAttrs("decision", decision).add...)
 	info.setLimiter(decision)
 }
 
 // setRateLimitHeaders writes the IETF httpapi RateLimit headers, in the
 // same form v2 sends them.
 // Negative counts (never sent by the draft's grammar) are written as 0.
+//
+// Every request that the limiter admits pays for this, so the keys are
+// assigned in their canonical form (what Header.Set would look up), each
+// value is built in one allocation, and both share one []string backing
+// array (capped, so that an Add to one cannot reach the other).
 func setRateLimitHeaders(h http.Header, d limiter.Decision) {
-	h.Set("RateLimit-Policy", `"minute";q=`+strconv.Itoa(max(d.Limit, 0))+`;w=60`)
-	h.Set("RateLimit", `"minute";r=`+strconv.Itoa(max(d.Remaining, 0))+`;t=`+strconv.Itoa(d.ResetSeconds()))
+	var buf [64]byte
+	b := append(buf[:0], `"minute";q=`...)
+	b = strconv.AppendInt(b, int64(max(d.Limit, 0)), 10)
+	b = append(b, `;w=60`...)
+	vals := make([]string, 2)
+	vals[0] = string(b)
+	b = append(buf[:0], `"minute";r=`...)
+	b = strconv.AppendInt(b, int64(max(d.Remaining, 0)), 10)
+	b = append(b, `;t=`...)
+	b = strconv.AppendInt(b, int64(d.ResetSeconds()), 10)
+	vals[1] = string(b)
+	h[hdrRateLimitPolicy] = vals[0:1:1]
+	h[hdrRateLimit] = vals[1:2:2]
 }
+
+// Canonical forms of the RateLimit header names (http.CanonicalHeaderKey).
+const (
+	hdrRateLimitPolicy = "Ratelimit-Policy"
+	hdrRateLimit       = "Ratelimit"
+)

@@ -28,6 +28,11 @@ type reqInfo struct {
 	// sw is the request's statusWriter (allocated with reqInfo: one
 	// allocation per request for both).
 	sw statusWriter
+	// routed: the v1 route was found by v1Routes (fastroute.go), whose
+	// path variables (name, value pairs, escaped) are vars, in varsBuf.
+	routed  bool
+	vars    []string
+	varsBuf [2 * maxPathVars]string
 
 	mu          sync.Mutex
 	calls       []string // "GET /v2/pods -> 200"
@@ -37,7 +42,18 @@ type reqInfo struct {
 	limiter     string                          // allowed, limited, error, unavailable; "" when not asked
 	errMsg      string                          // the message of a 5xx v1 answer, for the access log
 	bodyErr     atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
-	sending     string                          // the v2 call sent and not answered yet (LogUnfinished)
+	// the v2 call sent and not answered yet (LogUnfinished), kept as its
+	// parts: the line is built only if the drain cuts the request off.
+	sendingMethod, sendingPath string
+	sending                    bool
+	// callsBuf and statusBuf hold the first calls and statuses, so that a
+	// request of one or two v2 calls does not allocate the slices.
+	callsBuf  [2]string
+	statusBuf [2]int
+	// method, path and start are what LogUnfinished tells of a request
+	// being served (g.active maps the reqInfo to itself).
+	method, path string
+	start        time.Time
 	// notes are the compatibility notes of the v1 answer (P7a): counted
 	// per key in /usage, by code in a metric, their codes in the log.
 	notes []translate.Note
@@ -86,11 +102,17 @@ func (i *reqInfo) addCall(method, path, outcome string, status int, d time.Durat
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	i.sending = ""
+	i.sending, i.sendingMethod, i.sendingPath = false, "", ""
 	if len(i.calls) < 32 { // bounded, whatever a plan does
+		if i.calls == nil {
+			i.calls = i.callsBuf[:0]
+		}
 		i.calls = append(i.calls, method+" "+path+" -> "+outcome)
 	}
 	if status != 0 && len(i.upStatuses) < 32 {
+		if i.upStatuses == nil {
+			i.upStatuses = i.statusBuf[:0]
+		}
 		i.upStatuses = append(i.upStatuses, status)
 	}
 	i.upDuration += d
@@ -102,7 +124,7 @@ func (i *reqInfo) startCall(method, path string) {
 		return
 	}
 	i.mu.Lock()
-	i.sending = method + " " + path + " -> (no answer yet)"
+	i.sending, i.sendingMethod, i.sendingPath = true, method, path
 	i.mu.Unlock()
 }
 
@@ -192,7 +214,8 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			r = r.WithContext(ctx)
 		}
 		g.metrics.inflightN.Add(1)
-		g.active.Store(info, activeRequest{method: r.Method, path: r.URL.Path, start: start})
+		info.method, info.path, info.start = r.Method, r.URL.Path, start
+		g.active.Store(info, info)
 		sw := &info.sw
 		sw.ResponseWriter = w
 		defer func() {
@@ -218,8 +241,8 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			}()
 			dur := time.Since(start)
 			attrs := opStatusAttrs(info.op, sw.status)
-			g.metrics.requests.Add(ctx, 1, attrs)
-			g.metrics.requestDuration.Record(ctx, dur.Seconds(), attrs)
+			g.metrics.requests.Add(ctx, 1, attrs.add...)
+			g.metrics.requestDuration.Record(ctx, dur.Seconds(), attrs.rec...)
 			counted := g.countsForUsage(info)
 			if counted && info.op != opUnknown && g.usage != nil {
 				g.usage.Record(info.keyID, info.op)
@@ -250,7 +273,7 @@ func (g *Gateway) recordNotes(ctx context.Context, info *reqInfo, counted bool) 
 	notes := info.notes
 	info.mu.Unlock()
 	for _, n := range notes {
-		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op))
+		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op).add...)
 		if counted && g.usage != nil {
 			g.usage.RecordNote(info.keyID, info.op, n.Code, n.Message)
 		}
@@ -267,7 +290,7 @@ func (g *Gateway) startServerSpan(ctx context.Context, r *http.Request) (context
 	} else if t.unsampledRoots {
 		return ctx, nil
 	}
-	ctx, span := t.tracer.Start(ctx, r.Method, trace.WithSpanKind(trace.SpanKindServer))
+	ctx, span := t.tracer.Start(ctx, r.Method, serverSpanKind)
 	if span.IsRecording() {
 		span.SetAttributes(attribute.String("http.request.method", r.Method), attribute.String("url.path", r.URL.EscapedPath()))
 	}
@@ -310,13 +333,13 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		ev = ev.Str("error", errMsg)
 	}
 	h := sw.Header()
-	if v := h.Values("X-Compat-Warning"); len(v) > 0 {
+	if v := h["X-Compat-Warning"]; len(v) > 0 {
 		ev = ev.Strs("compat_warning", v)
 	}
-	if v := h.Get("X-Compat-Dropped"); v != "" {
+	if v := headerValue(h, "X-Compat-Dropped"); v != "" {
 		ev = ev.Str("compat_dropped", v)
 	}
-	if v := h.Get("X-Compat-Emulated"); v != "" {
+	if v := headerValue(h, "X-Compat-Emulated"); v != "" {
 		ev = ev.Str("compat_emulated", v)
 	}
 	if len(notes) > 0 {
@@ -326,7 +349,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		}
 		ev = ev.Strs("compat_notes", codes)
 	}
-	if ua := r.UserAgent(); ua != "" {
+	if ua := headerValue(r.Header, "User-Agent"); ua != "" {
 		if len(ua) > 200 {
 			ua = ua[:200]
 		}
@@ -348,13 +371,6 @@ func named(op string, h http.Handler) http.Handler {
 // retryAfterHeader formats seconds for Retry-After.
 func retryAfterHeader(s int) string { return strconv.Itoa(max(s, 1)) }
 
-// activeRequest is what is known of a request being served, for the log
-// line of a request that the shutdown drain cuts off.
-type activeRequest struct {
-	method, path string
-	start        time.Time
-}
-
 // LogUnfinished writes an access-log line, at error level, for every
 // request still being served — called when the shutdown drain ran out, so
 // that a request cut off (a create v2 may still complete) leaves a trace:
@@ -362,16 +378,16 @@ type activeRequest struct {
 // count. It returns how many there were.
 func (g *Gateway) LogUnfinished() int {
 	n := 0
-	g.active.Range(func(k, v any) bool {
-		info, a := k.(*reqInfo), v.(activeRequest)
+	g.active.Range(func(k, _ any) bool {
+		info := k.(*reqInfo)
 		info.mu.Lock()
 		calls := append([]string(nil), info.calls...)
-		if info.sending != "" {
-			calls = append(calls, info.sending)
+		if info.sending {
+			calls = append(calls, info.sendingMethod+" "+info.sendingPath+" -> (no answer yet)")
 		}
 		info.mu.Unlock()
 		g.log.Error().Str("request_id", info.requestID).Str("operation", info.op).Str("key_id", info.keyID).
-			Str("method", a.method).Str("path", a.path).Dur("elapsed", time.Since(a.start)).Strs("v2_calls", calls).
+			Str("method", info.method).Str("path", info.path).Dur("elapsed", time.Since(info.start)).Strs("v2_calls", calls).
 			Msg("request cut off by the shutdown drain: the client got no answer; v2 may still complete what was sent")
 		// Counted when its key is known good or a v2 call was sent: v2
 		// may complete what the client never heard about.

@@ -14,19 +14,26 @@ import (
 // than io.Copy's 32 KiB: a 100-pod list (~100 KB) then goes to the client
 // in two writes instead of four (measured side by side: ~0.89x -> ~0.93x
 // of a bare ReverseProxy's throughput on GET /v2/pods).
+// The pool holds array pointers: a slice converts back to one without
+// allocating, where putting &buf allocated a slice header per request.
 type bufferPool struct{ p sync.Pool }
 
 // passThroughBuffer is the size of one pass-through copy buffer.
 const passThroughBuffer = 64 << 10
 
 func (b *bufferPool) Get() []byte {
-	if v, ok := b.p.Get().(*[]byte); ok {
-		return *v
+	if v, ok := b.p.Get().(*[passThroughBuffer]byte); ok {
+		return v[:]
 	}
-	return make([]byte, passThroughBuffer)
+	return new([passThroughBuffer]byte)[:]
 }
 
-func (b *bufferPool) Put(buf []byte) { b.p.Put(&buf) }
+func (b *bufferPool) Put(buf []byte) {
+	if cap(buf) != passThroughBuffer {
+		return // not one of the pool's
+	}
+	b.p.Put((*[passThroughBuffer]byte)(buf[:passThroughBuffer]))
+}
 
 // passThrough forwards /v2/... verbatim to the upstream: same method, path,
 // query and body; Host rewritten to the upstream's; hop-by-hop headers
@@ -39,15 +46,17 @@ func (g *Gateway) passThrough(rt http.RoundTripper) http.Handler {
 		BufferPool: &bufferPool{},
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.SetURL(g.base)
-			pr.Out.Header.Set("X-Request-Id", RequestID(pr.In.Context()))
+			pr.Out.Header["X-Request-Id"] = []string{RequestID(pr.In.Context())}
 			if _, ok := pr.Out.Header["User-Agent"]; !ok {
-				pr.Out.Header.Set("User-Agent", "")
+				pr.Out.Header["User-Agent"] = []string{""}
 			}
 		},
 		ModifyResponse: func(resp *http.Response) error {
 			if g.limiter != nil {
-				resp.Header.Del("RateLimit")
-				resp.Header.Del("RateLimit-Policy")
+				// Canonical keys: Header.Del would canonicalise (and
+				// allocate) "RateLimit" on every answer.
+				delete(resp.Header, hdrRateLimit)
+				delete(resp.Header, hdrRateLimitPolicy)
 			}
 			return nil
 		},
@@ -97,8 +106,21 @@ func streamingRoute(r *http.Request) bool {
 	if r.Method != http.MethodGet {
 		return false
 	}
-	seg := strings.Split(strings.TrimPrefix(r.URL.EscapedPath(), "/v2/"), "/")
-	switch len(seg) {
+	p := strings.TrimPrefix(r.URL.EscapedPath(), "/v2/")
+	if !strings.HasSuffix(p, "/logs") {
+		return false // what every other request learns without splitting
+	}
+	// At most six segments are looked at: more is neither route.
+	var seg [6]string
+	n := 0
+	for s := range strings.SplitSeq(p, "/") {
+		if n == len(seg) {
+			return false
+		}
+		seg[n] = s
+		n++
+	}
+	switch n {
 	case 3:
 		return seg[0] == "pods" && seg[1] != "" && seg[2] == "logs"
 	case 5:

@@ -95,6 +95,9 @@ func newBreaker(failures int, openFor time.Duration, log zerolog.Logger) *breake
 		// A caller that went away says nothing about the upstream.
 		// Nor does a client whose request body did not arrive.
 		IsExcluded: func(err error) bool {
+			if err == nil {
+				return false // without this, cbe escapes on every success
+			}
 			var cbe *ClientBodyError
 			return errors.Is(err, context.Canceled) || errors.As(err, &cbe)
 		},
@@ -180,7 +183,7 @@ func (t *resilientTransport) RoundTrip(req *http.Request) (*http.Response, error
 			_, _ = io.CopyN(io.Discard, resp.Body, 64<<10)
 			resp.Body.Close()
 		}
-		t.metrics.upstreamRetries.Add(ctx, 1, cachedAttrs("method", req.Method, "reason", reason))
+		t.metrics.upstreamRetries.Add(ctx, 1, cachedAttrs("method", req.Method, "reason", reason).add...)
 		timer := time.NewTimer(wait)
 		select {
 		case <-timer.C:
@@ -255,7 +258,7 @@ func (t *resilientTransport) attempt(req *http.Request) (*http.Response, error) 
 	done, err := t.breaker.cb.Allow()
 	if err != nil {
 		oe := t.breaker.openError()
-		t.metrics.upstreamCalls.Add(ctx, 1, cachedAttrs("operation", op, "method", req.Method, "status", "breaker_open"))
+		t.metrics.upstreamCalls.Add(ctx, 1, cachedAttrs("operation", op, "method", req.Method, "status", "breaker_open").add...)
 		info.addCall(req.Method, req.URL.EscapedPath(), "breaker-open", 0, 0)
 		info.setBreakerOpen(oe)
 		return nil, oe
@@ -283,8 +286,8 @@ func (t *resilientTransport) attempt(req *http.Request) (*http.Response, error) 
 		code = resp.StatusCode
 		status = statusString(code)
 	}
-	t.metrics.upstreamCalls.Add(ctx, 1, cachedAttrs("operation", op, "method", req.Method, "status", status))
-	t.metrics.upstreamDuration.Record(ctx, dur.Seconds(), cachedAttrs("operation", op, "method", req.Method))
+	t.metrics.upstreamCalls.Add(ctx, 1, cachedAttrs("operation", op, "method", req.Method, "status", status).add...)
+	t.metrics.upstreamDuration.Record(ctx, dur.Seconds(), cachedAttrs("operation", op, "method", req.Method).rec...)
 	info.addCall(req.Method, req.URL.EscapedPath(), status, code, dur)
 	return resp, err
 }

@@ -44,6 +44,12 @@ var clientSpanNames = map[string]string{
 	http.MethodPut: "v2 PUT", http.MethodDelete: "v2 DELETE", http.MethodHead: "v2 HEAD",
 }
 
+// The span kind options, made once (each WithSpanKind call allocates).
+var (
+	clientSpanKind = trace.WithSpanKind(trace.SpanKindClient)
+	serverSpanKind = trace.WithSpanKind(trace.SpanKindServer)
+)
+
 func clientSpanName(method string) string {
 	if n, ok := clientSpanNames[method]; ok {
 		return n
@@ -54,14 +60,14 @@ func clientSpanName(method string) string {
 // RoundTrip implements http.RoundTripper. It does not modify r: the
 // request it sends has its own header map with the trace context.
 func (t *clientTracing) RoundTrip(r *http.Request) (*http.Response, error) {
-	ctx, span := t.tracer.Start(r.Context(), clientSpanName(r.Method), trace.WithSpanKind(trace.SpanKindClient))
+	ctx, span := t.tracer.Start(r.Context(), clientSpanName(r.Method), clientSpanKind)
 	out := r.WithContext(ctx)
 	h := make(http.Header, len(r.Header)+2)
 	for k, v := range r.Header {
 		h[k] = v
 	}
 	out.Header = h
-	t.prop.Inject(ctx, propagation.HeaderCarrier(h))
+	t.prop.Inject(ctx, canonicalCarrier(h))
 	recording := span.IsRecording()
 	if recording {
 		span.SetAttributes(requestAttrs(out)...)
@@ -89,6 +95,31 @@ func (t *clientTracing) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp.Body = &spanBody{ReadCloser: resp.Body, span: span}
 	return resp, nil
 }
+
+// canonicalCarrier is propagation.HeaderCarrier for injection, with the
+// canonical names of the W3C headers known in advance: Header.Set would
+// canonicalise (and allocate) "traceparent" on every upstream call.
+type canonicalCarrier http.Header
+
+// canonicalPropKeys maps the propagators' field names to their canonical
+// header names.
+var canonicalPropKeys = map[string]string{
+	"traceparent": "Traceparent",
+	"tracestate":  "Tracestate",
+	"baggage":     "Baggage",
+}
+
+func (c canonicalCarrier) Get(key string) string { return propagation.HeaderCarrier(c).Get(key) }
+
+func (c canonicalCarrier) Set(key, value string) {
+	if ck, ok := canonicalPropKeys[key]; ok {
+		c[ck] = []string{value}
+		return
+	}
+	propagation.HeaderCarrier(c).Set(key, value)
+}
+
+func (c canonicalCarrier) Keys() []string { return propagation.HeaderCarrier(c).Keys() }
 
 // requestAttrs are the OpenTelemetry HTTP client attributes of r.
 func requestAttrs(r *http.Request) []attribute.KeyValue {

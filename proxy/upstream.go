@@ -57,6 +57,7 @@ func NewTransport(o UpstreamOptions) *http.Transport {
 type Upstream struct {
 	base       *url.URL
 	baseString string   // base without path, query or fragment
+	host       string   // the Host of every request (the base's, empty port removed)
 	userAgent  []string // User-Agent of every call
 	client     *http.Client
 	// MaxBody bounds how much of a v2 answer is read (default 32 MiB), so
@@ -71,8 +72,15 @@ func NewUpstream(base *url.URL, rt http.RoundTripper) *Upstream {
 		rt = NewTransport(UpstreamOptions{})
 	}
 	b := url.URL{Scheme: base.Scheme, User: base.User, Host: base.Host}
-	return &Upstream{base: base, baseString: b.String(), userAgent: []string{"v1gateway/" + Version},
+	u := &Upstream{base: base, baseString: b.String(), userAgent: []string{"v1gateway/" + Version},
 		client: &http.Client{Transport: rt, CheckRedirect: noRedirects}, MaxBody: 32 << 20}
+	// The Host of every request, as http.NewRequest sets it from the base.
+	if r, err := http.NewRequest(http.MethodGet, u.baseString, nil); err == nil {
+		u.host = r.Host
+	} else {
+		u.host = base.Host
+	}
+	return u
 }
 
 func noRedirects(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
@@ -108,42 +116,80 @@ var (
 // oversized body, the answer budget full); any HTTP status is a Response.
 // open sends one v2 call and returns the answer with its body unread.
 func (u *Upstream) open(ctx context.Context, c Call, authorization, requestID string) (*http.Response, error) {
-	target := *u.base
-	target.RawPath = ""
-	target.Path = ""
-	ref, err := url.Parse(c.Path)
-	if err != nil {
-		return nil, fmt.Errorf("bad upstream path %q: %w", c.Path, err)
-	}
-	target.Path = ref.Path
-	target.RawPath = ref.RawPath
-	if len(c.Query) > 0 {
-		target.RawQuery = c.Query.Encode()
+	// A plain path is what url.Parse would give back as it is; any other
+	// is parsed (and refused) as before, first.
+	var ref *url.URL
+	if !plainPath(c.Path) {
+		var err error
+		if ref, err = url.Parse(c.Path); err != nil {
+			return nil, fmt.Errorf("bad upstream path %q: %w", c.Path, err)
+		}
 	}
 	var body io.Reader
 	if c.Body != nil {
 		body = bytes.NewReader(c.Body)
 	}
-	// The request is built on the pre-parsed base URL rather than from
-	// target.String(), which would only be parsed again.
-	req, err := http.NewRequestWithContext(ctx, c.Method, u.baseString, body)
+	// The request is built on an empty URL (nothing to parse) and its URL
+	// set from the pre-parsed base: parsing the base (or target.String())
+	// for every call would only give the same URL again.
+	req, err := http.NewRequestWithContext(ctx, c.Method, "", body)
 	if err != nil {
 		return nil, err
 	}
-	req.URL = &target
+	target := req.URL
+	*target = *u.base
+	target.RawPath = ""
+	target.Path = ""
+	if ref == nil {
+		target.Path = c.Path
+	} else {
+		target.Path = ref.Path
+		target.RawPath = ref.RawPath
+	}
+	if len(c.Query) > 0 {
+		target.RawQuery = c.Query.Encode()
+	}
+	req.Host = u.host
 	h := req.Header
 	h["Accept"] = hdrAcceptJSON
 	if c.Body != nil {
 		h["Content-Type"] = hdrContentTypeJSON
 	}
-	if authorization != "" {
+	switch {
+	case authorization != "" && requestID != "":
+		// Both values in one allocation (capped slices: an Add to one
+		// cannot reach the other).
+		v := make([]string, 2)
+		v[0], v[1] = authorization, requestID
+		h["Authorization"], h["X-Request-Id"] = v[0:1:1], v[1:2:2]
+	case authorization != "":
 		h["Authorization"] = []string{authorization}
-	}
-	if requestID != "" {
+	case requestID != "":
 		h["X-Request-Id"] = []string{requestID}
 	}
 	h["User-Agent"] = u.userAgent
 	return u.client.Do(req)
+}
+
+// plainPath reports whether p is an absolute path that url.Parse would
+// return unchanged as its Path, with no RawPath, query or fragment: it
+// starts with one slash (two would start an authority) and holds only
+// slashes and RFC 3986 unreserved characters, which a path never escapes
+// (anything else, sub-delimiters included, goes through url.Parse).
+func plainPath(p string) bool {
+	if len(p) == 0 || p[0] != '/' || len(p) > 1 && p[1] == '/' {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '-' || c == '_' || c == '.' || c == '~' || c == '/':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // Do makes one v2 call and reads its answer whole (at most MaxBody bytes).

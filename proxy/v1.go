@@ -175,16 +175,25 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			return
 		}
 		params := map[string]string{}
-		for k, v := range mux.Vars(r) {
-			id, err := url.PathUnescape(v)
-			if err != nil || !translate.ValidID(id) {
-				writeError(w, r, http.StatusNotFound, fmt.Sprintf("invalid %s %q", k, v))
-				return
+		if info := infoFrom(r.Context()); info != nil && info.routed {
+			for i := 0; i+1 < len(info.vars); i += 2 {
+				if !addParam(w, r, params, info.vars[i], info.vars[i+1]) {
+					return
+				}
 			}
-			params[k] = id
+		} else {
+			for k, v := range mux.Vars(r) {
+				if !addParam(w, r, params, k, v) {
+					return
+				}
+			}
 		}
 		var body []byte
-		if r.Body != nil {
+		if r.Body == http.NoBody {
+			// What io.ReadAll gives for it (empty, not nil), without
+			// its 512-byte buffer: every GET the server reads has this body.
+			body = []byte{}
+		} else if r.Body != nil {
 			b, err := io.ReadAll(r.Body)
 			if err != nil {
 				var mbe *http.MaxBytesError
@@ -205,21 +214,26 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 		defer cancel()
-		caller := &upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: r.Header.Get("Authorization"), requestID: RequestID(r.Context()), budget: g.budget}
-		defer caller.releaseBudget()
-		res := op.Plan(ctx, &translate.Request{
-			Op:     op,
-			Params: params,
-			Query:  r.URL.Query(),
-			Body:   body,
-			Options: translate.Options{
-				Lenient:         g.cfg.CompatMode == "lenient",
-				ResetRestart:    g.cfg.ResetMode == "restart",
-				Now:             g.now,
-				DefaultGPUTypes: g.cfg.DefaultGPUTypes,
+		// The caller and the plan's request in one allocation.
+		call := &v1Call{
+			caller: upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: headerValue(r.Header, "Authorization"), requestID: RequestID(r.Context()), budget: g.budget},
+			req: translate.Request{
+				Op:     op,
+				Params: params,
+				Query:  r.URL.Query(),
+				Body:   body,
+				Options: translate.Options{
+					Lenient:         g.cfg.CompatMode == "lenient",
+					ResetRestart:    g.cfg.ResetMode == "restart",
+					Now:             g.now,
+					DefaultGPUTypes: g.cfg.DefaultGPUTypes,
+				},
+				Facts: g.factsForPlans(),
 			},
-			Facts: g.factsForPlans(),
-		}, caller)
+		}
+		caller := &call.caller
+		defer caller.releaseBudget()
+		res := op.Plan(ctx, &call.req, caller)
 		if res == nil {
 			res = translate.Fail(http.StatusInternalServerError, op.Name+": the gateway produced no answer")
 		}
@@ -276,6 +290,24 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		translate.ReleaseBody(res.Body)
 		caller.release()
 	})
+}
+
+// v1Call is what the v1 handler allocates per request for its plan.
+type v1Call struct {
+	caller upstreamCaller
+	req    translate.Request
+}
+
+// addParam adds the path variable k, escaped value v, to params; an
+// invalid id is answered 404 (false).
+func addParam(w http.ResponseWriter, r *http.Request, params map[string]string, k, v string) bool {
+	id, err := url.PathUnescape(v)
+	if err != nil || !translate.ValidID(id) {
+		writeError(w, r, http.StatusNotFound, fmt.Sprintf("invalid %s %q", k, v))
+		return false
+	}
+	params[k] = id
+	return true
 }
 
 // writeResult writes a plan's v1 answer.
