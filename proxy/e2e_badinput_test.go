@@ -230,6 +230,10 @@ func TestE2EBadInput(t *testing.T) {
 		{name: "trailing slash", method: "GET", path: "/v1/pods/", status: 404, want: "no such route"},
 		{name: "double slash inside the path", method: "GET", path: "/v1/pods//p1", status: 404, want: "no such route"},
 		{name: "unknown v1 route", method: "GET", path: "/v1/clusters", status: 404, want: "no such route"},
+		// runpod-mcp 4.x (v2 only) with the /v1 base URL of its 3.x release:
+		// the 404 names the setting to change.
+		{name: "v2 path under the v1 base URL", method: "GET", path: "/v1/v2/pods", status: 404, want: "base URL to the gateway's address without /v1"},
+		{name: "v2 path under the v1 base URL, with an id", method: "POST", path: "/v1/v2/pods/p1/start", status: 404, want: "calls to /v2/pods/p1/start are passed through"},
 
 		// Headers.
 		{name: "no Authorization", method: "GET", path: "/v1/pods", headers: []string{"-"}, status: 401, want: "missing API key"},

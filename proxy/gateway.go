@@ -293,7 +293,7 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withAuth(g.withRateLimit(g.passThrough(rt)))))).
 		Methods(http.MethodGet, http.MethodPost)
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, r, http.StatusNotFound, fmt.Sprintf("no such route: %s %s", r.Method, r.URL.Path))
+		writeError(w, r, http.StatusNotFound, notFoundMessage(r.Method, r.URL.Path))
 	})
 	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", allowedMethods(m, r))
