@@ -80,6 +80,8 @@ type podBox struct {
 	cpu [1]v2PodCPU
 	pm  [1]v2PersistentMount
 	rt  [1]v2PodRuntime
+	// The runtime's ports: most pods expose a few (list chunks are 128).
+	ports [4]v2RuntimePort
 }
 
 // decodePod decodes one v2 Pod.
@@ -87,6 +89,7 @@ func decodePod(b []byte) (*v2Pod, error) {
 	r := jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
 	box := new(podBox)
 	r.gpus.buf, r.cpus.buf, r.mounts_.buf, r.rts.buf = box.gpu[:0], box.cpu[:0], box.pm[:0], box.rt[:0]
+	r.ports = box.ports[:0]
 	r.pod(&box.p)
 	r.end()
 	if r.err != nil {
