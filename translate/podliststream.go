@@ -69,16 +69,6 @@ type StreamCaller interface {
 
 var prefixBufs sync.Pool // *[]byte of cap listPrefixBytes
 
-// pieceBufs holds the buffers of a streamed list past its held part.
-var pieceBufs sync.Pool // *[]byte
-
-func getPieceBuf() []byte {
-	if p, ok := pieceBufs.Get().(*[]byte); ok && cap(*p) >= listPieceBytes+16<<10 {
-		return (*p)[:0]
-	}
-	return make([]byte, 0, listPieceBytes+16<<10)
-}
-
 func getPrefixBuf() []byte {
 	if p, ok := prefixBufs.Get().(*[]byte); ok && cap(*p) >= listPrefixBytes {
 		return (*p)[:listPrefixBytes]
@@ -138,8 +128,7 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	s.initReader(prefix, src)
 	defer func() { putPrefixBuf(s.buf) }()
 	out := append(getAnswerBuf(listCommitBytes+16<<10), '[')
-	pooled := &answerBufs.pool // the pool out goes back to
-	defer func() { b := out[:0]; pooled.Put(&b) }()
+	defer func() { b := out[:0]; answerBufs.pool.Put(&b) }()
 	committed := false
 	// sendAt is the length of v1 answer that is written at once.
 	sendAt := func() int {
@@ -164,17 +153,8 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 			} else {
 				_, werr = w.Write(out)
 			}
-			if werr == nil && !committed {
+			if werr == nil {
 				committed = true
-				if !final && req.Facts == nil {
-					// Past the held part, pieces are listPieceBytes: the
-					// large buffer goes back at once, so that a long
-					// list in flight holds a piece's worth, not the
-					// held part's.
-					b := out[:0]
-					pooled.Put(&b)
-					out, pooled = getPieceBuf(), &pieceBufs
-				}
 			}
 			out = out[:0]
 		}
