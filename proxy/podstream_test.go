@@ -103,9 +103,10 @@ func TestALongPodListIsStreamedWhole(t *testing.T) {
 }
 
 // A streamed list whose v1 answer ends within what the stream holds
-// before it commits is sent whole, with Content-Length: one write instead
-// of a chunked one per piece. The v2 answer here is read as a stream (it
-// is longer than the part read before deciding) but its v1 form is short.
+// before it commits — with the fact store every gateway has, its first
+// window of 128 pods — is sent whole, with Content-Length: one write
+// instead of two per chunked piece. The v2 answer here is read as a stream
+// (it is longer than the part read before deciding).
 func TestAStreamedListThatEndsWhileHeldIsSentWithItsLength(t *testing.T) {
 	for _, tc := range []struct {
 		pods    int

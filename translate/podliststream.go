@@ -21,15 +21,16 @@ import (
 //     connection breaking, a repeated "pods" member) is still a 502 (504
 //     for v2's time running out) with its message, and an answer that ends
 //     before that is sent whole, with its length (WholeWriter): one write
-//     instead of a chunked one per piece, which is most of what streaming
-//     cost a list of ~100 pods;
+//     instead of two per chunked piece;
 //   - past it, the answer goes out in pieces of listPieceBytes;
 //   - once the held answer has been sent (status 200), a failure aborts
 //     the connection (no closing bracket, no final chunk), so that no
 //     client can take a truncated list for a complete one.
 //
 // Without a fact store, the held answer is written when it reaches
-// listCommitBytes, and then every listPieceBytes. With one, pods are translated in windows of
+// listCommitBytes, and then every listPieceBytes. With one (the gateway
+// always has one: memory or Redis), a list of up to listWindowPods pods is
+// one window, so it too is sent whole with its length. With one, pods are translated in windows of
 // listWindowPods pods (fewer only when their v1 form passes
 // listWindowBytes), with one batched lookup of their templateId per
 // window: a list of up to 128 pods costs one lookup, as before, and a list
@@ -38,7 +39,7 @@ import (
 // Sizes of the stream (variables for tests).
 var (
 	listPrefixBytes = 64 << 10  // v2 answer read before deciding to stream
-	listCommitBytes = 96 << 10  // v1 answer held before the status is sent
+	listCommitBytes = 32 << 10  // v1 answer held before the status is sent
 	listPieceBytes  = 32 << 10  // v1 answer per write after that
 	listWindowPods  = 128       // pods per fact-store lookup
 	listWindowBytes = 256 << 10 // v1 answer per window at most, with a store
@@ -46,10 +47,10 @@ var (
 
 // StreamBufferBytes is what one streamed list holds in memory, beyond one
 // pod, without a fact store (the proxy charges it to its byte budget): the
-// 64 KiB window on the v2 answer and the 96 KiB of v1 answer held (in a
-// 112 KiB buffer). With a store, a window of 128 v1 pods (~100 KB for
+// 64 KiB window on the v2 answer and the 32 KiB of v1 answer held (in a
+// 48 KiB buffer). With a store, a window of 128 v1 pods (~100 KB for
 // typical pods, at most listWindowBytes) takes the place of the latter.
-const StreamBufferBytes = 64<<10 + 112<<10
+const StreamBufferBytes = 64<<10 + 48<<10
 
 // WholeWriter is a stream's writer that can send an answer it is given
 // whole with its length (Content-Length) rather than in chunks: a streamed
