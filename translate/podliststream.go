@@ -22,25 +22,22 @@ import (
 //     for v2's time running out) with its message, and an answer that ends
 //     before that is sent whole, with its length (WholeWriter): one write
 //     instead of two per chunked piece;
-//   - past it, the answer goes out in pieces of listPieceBytes;
 //   - once the held answer has been sent (status 200), a failure aborts
 //     the connection (no closing bracket, no final chunk), so that no
 //     client can take a truncated list for a complete one.
 //
-// Without a fact store, the held answer is written when it reaches
-// listCommitBytes, and then every listPieceBytes. With one (the gateway
-// always has one: memory or Redis), a list of up to listWindowPods pods is
-// one window, so it too is sent whole with its length. With one, pods are translated in windows of
-// listWindowPods pods (fewer only when their v1 form passes
-// listWindowBytes), with one batched lookup of their templateId per
-// window: a list of up to 128 pods costs one lookup, as before, and a list
-// of 1000 pods eight.
+// Without a fact store, the held answer is written whenever it reaches
+// listCommitBytes. With one (the gateway always has one: memory or Redis),
+// pods are translated in windows of listWindowPods pods (fewer only when
+// their v1 form passes listWindowBytes), with one batched lookup of their
+// templateId per window: a list of up to 128 pods costs one lookup, as
+// before, and a list of 1000 pods eight. A window is written at once, so a
+// list of up to 128 pods is sent whole, with its length.
 
 // Sizes of the stream (variables for tests).
 var (
 	listPrefixBytes = 64 << 10  // v2 answer read before deciding to stream
 	listCommitBytes = 32 << 10  // v1 answer held before the status is sent
-	listPieceBytes  = 32 << 10  // v1 answer per write after that
 	listWindowPods  = 128       // pods per fact-store lookup
 	listWindowBytes = 256 << 10 // v1 answer per window at most, with a store
 )
@@ -131,13 +128,6 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	out := append(getAnswerBuf(listCommitBytes+16<<10), '[')
 	defer func() { b := out[:0]; answerBufs.pool.Put(&b) }()
 	committed := false
-	// sendAt is the length of v1 answer that is written at once.
-	sendAt := func() int {
-		if committed {
-			return listPieceBytes
-		}
-		return listCommitBytes
-	}
 	var werr error
 	var p v2Pod
 	var ends []podListEnd
@@ -148,7 +138,7 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	flush := func(final bool) {
 		out = insertPodTemplates(ctx, req, out, ends)
 		ends, ids, window = ends[:0], ids[:0], 0
-		if final || len(out) >= sendAt() {
+		if final || len(out) >= listCommitBytes {
 			if ww, ok := w.(WholeWriter); ok && final && !committed {
 				_, werr = ww.WriteWhole(out)
 			} else {
@@ -187,7 +177,7 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 		window++
 		// Without a store, a window is what is written at once; with
 		// one, it is also the pods of one lookup.
-		if req.Facts == nil && len(out) >= sendAt() || req.Facts != nil && (window >= listWindowPods || len(out) >= listWindowBytes) {
+		if req.Facts == nil && len(out) >= listCommitBytes || req.Facts != nil && (window >= listWindowPods || len(out) >= listWindowBytes) {
 			if flush(false); werr != nil {
 				return nil // the client is gone
 			}

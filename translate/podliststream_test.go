@@ -56,14 +56,11 @@ func (c *streamCaller) CallStream(_ context.Context, call V2Call) (*V2Answer, io
 	return &V2Answer{Status: c.status}, c.body, nil
 }
 
-// withStreamSizes sets the stream's sizes for one test; the pieces after
-// the commit are as long as the part held before it.
+// withStreamSizes sets the stream's sizes for one test.
 func withStreamSizes(t testing.TB, prefix, commit, pods, bytes int) {
-	p, c, pc, wp, wb := listPrefixBytes, listCommitBytes, listPieceBytes, listWindowPods, listWindowBytes
-	listPrefixBytes, listCommitBytes, listPieceBytes, listWindowPods, listWindowBytes = prefix, commit, commit, pods, bytes
-	t.Cleanup(func() {
-		listPrefixBytes, listCommitBytes, listPieceBytes, listWindowPods, listWindowBytes = p, c, pc, wp, wb
-	})
+	p, c, wp, wb := listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes
+	listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes = prefix, commit, pods, bytes
+	t.Cleanup(func() { listPrefixBytes, listCommitBytes, listWindowPods, listWindowBytes = p, c, wp, wb })
 }
 
 // runStreamed runs GET /v1/pods on body through a streamCaller: the
