@@ -212,8 +212,8 @@ func TestLogUnfinishedTellsTheCallBeingSent(t *testing.T) {
 	}
 	info.addCall("GET", "/v2/pods/p1", "200", 200, time.Millisecond)
 	info.addCall("GET", "/v2/x", "error", 0, 0)
-	if got := strings.Join(info.calls, "|"); got != "GET /v2/catalog -> 200|GET /v2/pods/p1 -> 200|GET /v2/x -> error" || len(info.upStatuses) != 2 || info.sending {
-		t.Errorf("calls %q statuses %v sending %v", got, info.upStatuses, info.sending)
+	if got := strings.Join(info.calls, "|"); got != "GET /v2/catalog -> 200|GET /v2/pods/p1 -> 200|GET /v2/x -> error" || len(info.upStatuses) != 2 || info.sendingMethod != "" {
+		t.Errorf("calls %q statuses %v sending %q", got, info.upStatuses, info.sendingMethod)
 	}
 }
 

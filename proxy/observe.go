@@ -42,10 +42,10 @@ type reqInfo struct {
 	limiter     string                          // allowed, limited, error, unavailable; "" when not asked
 	errMsg      string                          // the message of a 5xx v1 answer, for the access log
 	bodyErr     atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
-	// the v2 call sent and not answered yet (LogUnfinished), kept as its
-	// parts: the line is built only if the drain cuts the request off.
+	// the v2 call sent and not answered yet (LogUnfinished; "" method:
+	// none), kept as its parts: the line is built only if the drain cuts
+	// the request off.
 	sendingMethod, sendingPath string
-	sending                    bool
 	// callsBuf and statusBuf hold the first calls and statuses, so that a
 	// request of one or two v2 calls does not allocate the slices.
 	callsBuf  [2]string
@@ -102,7 +102,7 @@ func (i *reqInfo) addCall(method, path, outcome string, status int, d time.Durat
 	}
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	i.sending, i.sendingMethod, i.sendingPath = false, "", ""
+	i.sendingMethod, i.sendingPath = "", ""
 	if len(i.calls) < 32 { // bounded, whatever a plan does
 		if i.calls == nil {
 			i.calls = i.callsBuf[:0]
@@ -124,7 +124,7 @@ func (i *reqInfo) startCall(method, path string) {
 		return
 	}
 	i.mu.Lock()
-	i.sending, i.sendingMethod, i.sendingPath = true, method, path
+	i.sendingMethod, i.sendingPath = method, path
 	i.mu.Unlock()
 }
 
@@ -382,7 +382,7 @@ func (g *Gateway) LogUnfinished() int {
 		info := k.(*reqInfo)
 		info.mu.Lock()
 		calls := append([]string(nil), info.calls...)
-		if info.sending {
+		if info.sendingMethod != "" {
 			calls = append(calls, info.sendingMethod+" "+info.sendingPath+" -> (no answer yet)")
 		}
 		info.mu.Unlock()
