@@ -171,9 +171,10 @@ func New(o Options) (*Gateway, error) {
 		}
 		raw = NewTransport(UpstreamOptions{ResponseHeaderTimeout: hdr, MaxConnsPerHost: o.Config.UpstreamMaxConns})
 	}
-	// Each attempt is a client span whose context goes upstream in
-	// traceparent; the gateway's own metrics count the calls.
-	traced := newClientTracing(raw, g.tel.tracerProvider, g.tel.propagator)
+	// Each attempt within a trace context is a client span whose context
+	// goes upstream in traceparent; the gateway's own metrics count the
+	// calls.
+	traced := newClientTracing(raw, g.tel)
 	rt := newResilientTransport(traced, g.breaker, ro, g.metrics)
 	g.upstream = NewUpstream(base, rt)
 	if o.Config.UpstreamMaxBody > 0 {

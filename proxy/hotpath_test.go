@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"maps"
 	"net/http"
@@ -212,7 +213,7 @@ func TestLogUnfinishedTellsTheCallBeingSent(t *testing.T) {
 	}
 	info.addCall("GET", "/v2/pods/p1", "200", 200, time.Millisecond)
 	info.addCall("GET", "/v2/x", "error", 0, 0)
-	if got := strings.Join(info.calls, "|"); got != "GET /v2/catalog -> 200|GET /v2/pods/p1 -> 200|GET /v2/x -> error" || len(info.upStatuses) != 2 || info.sendingMethod != "" {
+	if got := strings.Join(callStrings(info.calls), "|"); got != "GET /v2/catalog -> 200|GET /v2/pods/p1 -> 200|GET /v2/x -> error" || len(info.upStatuses) != 2 || info.sendingMethod != "" {
 		t.Errorf("calls %q statuses %v sending %q", got, info.upStatuses, info.sendingMethod)
 	}
 }
@@ -312,5 +313,29 @@ func TestHeaderKeysCanonical(t *testing.T) {
 	h.Add("X-Request-ID", "b")
 	if headerValue(h, "X-Request-Id") != h.Get("x-request-id") || headerValue(h, "Nope") != "" {
 		t.Errorf("headerValue differs from Get: %v", h)
+	}
+}
+
+// The v2 calls of the access log are the JSON array of their lines,
+// whatever the bytes of a path.
+func TestAppendCallsJSON(t *testing.T) {
+	for _, calls := range [][]v2CallRec{
+		nil,
+		{{"GET", "/v2/pods", "200"}},
+		{{"GET", "/v2/pods/a%22b", "404"}, {"POST", `/v2/x"y\z`, "error"}},
+		{{"GET", "/v2/\x01\n<&>", "breaker-open"}, {"GET", "/v2/é\xff", "(no answer yet)"}},
+	} {
+		var got []string
+		raw := appendCallsJSON(nil, calls)
+		if err := json.Unmarshal(raw, &got); err != nil {
+			t.Fatalf("%q: %v", raw, err)
+		}
+		want := callStrings(calls)
+		for i := range want {
+			want[i] = strings.ToValidUTF8(want[i], "\uFFFD")
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("%q decodes to %q, want %q", raw, got, want)
+		}
 	}
 }

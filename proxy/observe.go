@@ -35,7 +35,7 @@ type reqInfo struct {
 	varsBuf [2 * maxPathVars]string
 
 	mu          sync.Mutex
-	calls       []string // "GET /v2/pods -> 200"
+	calls       []v2CallRec // logged as "GET /v2/pods -> 200"
 	upStatuses  []int
 	upDuration  time.Duration
 	breakerOpen *BreakerOpenError
@@ -48,7 +48,7 @@ type reqInfo struct {
 	sendingMethod, sendingPath string
 	// callsBuf and statusBuf hold the first calls and statuses, so that a
 	// request of one or two v2 calls does not allocate the slices.
-	callsBuf  [2]string
+	callsBuf  [2]v2CallRec
 	statusBuf [2]int
 	// method, path and start are what LogUnfinished tells of a request
 	// being served (g.active maps the reqInfo to itself).
@@ -107,7 +107,7 @@ func (i *reqInfo) addCall(method, path, outcome string, status int, d time.Durat
 		if i.calls == nil {
 			i.calls = i.callsBuf[:0]
 		}
-		i.calls = append(i.calls, method+" "+path+" -> "+outcome)
+		i.calls = append(i.calls, v2CallRec{method, path, outcome})
 	}
 	if status != 0 && len(i.upStatuses) < 32 {
 		if i.upStatuses == nil {
@@ -116,6 +116,58 @@ func (i *reqInfo) addCall(method, path, outcome string, status int, d time.Durat
 		i.upStatuses = append(i.upStatuses, status)
 	}
 	i.upDuration += d
+}
+
+// v2CallRec is one v2 call of a request, kept as its parts: the line
+// "GET /v2/pods -> 200" is written straight into the access log
+// (appendCallsJSON), not built as a string per call.
+type v2CallRec struct{ method, path, outcome string }
+
+func (c v2CallRec) String() string { return c.method + " " + c.path + " -> " + c.outcome }
+
+func callStrings(calls []v2CallRec) []string {
+	out := make([]string, len(calls), len(calls)+1)
+	for i, c := range calls {
+		out[i] = c.String()
+	}
+	return out
+}
+
+// appendCallsJSON appends calls as a JSON array of their lines: the value
+// zerolog's Strs writes for callStrings(calls).
+func appendCallsJSON(b []byte, calls []v2CallRec) []byte {
+	b = append(b, '[')
+	for i, c := range calls {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = appendJSONStringContent(b, c.method)
+		b = append(b, ' ')
+		b = appendJSONStringContent(b, c.path)
+		b = append(b, " -> "...)
+		b = appendJSONStringContent(b, c.outcome)
+		b = append(b, '"')
+	}
+	return append(b, ']')
+}
+
+// appendJSONStringContent appends s escaped for a JSON string (without
+// the quotes): plain ASCII as it is, anything else as encoding/json
+// escapes it (invalid UTF-8 becomes U+FFFD).
+func appendJSONStringContent(b []byte, s string) []byte {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x80 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return append(b, s...)
+	}
+	q, _ := json.Marshal(s)
+	return append(b, q[1:len(q)-1]...)
 }
 
 // startCall records a v2 call being sent, until addCall records its end.
@@ -198,8 +250,9 @@ func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // the statusWriter), and the request is copied (WithContext) only when a
 // span is started. No server span is started when nothing would record or
 // export it (see Telemetry.unsampledRoots) and the caller sent no trace
-// context: the upstream then still receives a traceparent, from the client
-// span (a new, unsampled trace, as before).
+// context; nor then a client span (clientTracing): v2 receives no
+// traceparent, since a new trace that nothing records would tell nobody
+// anything. A caller's trace context is always continued upstream.
 func (g *Gateway) withObservability(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
@@ -326,7 +379,8 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		ev = ev.Str("rate_limit", lim)
 	}
 	if len(calls) > 0 {
-		ev = ev.Strs("v2_calls", calls).Ints("upstream_statuses", statuses).
+		var buf [512]byte
+		ev = ev.RawJSON("v2_calls", appendCallsJSON(buf[:0], calls)).Ints("upstream_statuses", statuses).
 			Float64("upstream_ms", float64(upDur.Microseconds())/1000)
 	}
 	if errMsg != "" {
@@ -381,7 +435,7 @@ func (g *Gateway) LogUnfinished() int {
 	g.active.Range(func(k, _ any) bool {
 		info := k.(*reqInfo)
 		info.mu.Lock()
-		calls := append([]string(nil), info.calls...)
+		calls := callStrings(info.calls)
 		if info.sendingMethod != "" {
 			calls = append(calls, info.sendingMethod+" "+info.sendingPath+" -> (no answer yet)")
 		}

@@ -332,6 +332,72 @@ func TestTracePropagation(t *testing.T) {
 	var _ sdktrace.SpanExporter = exp
 }
 
+// TestTraceContextWithoutExporter: with nothing exported, a call made
+// outside any trace context sends v2 no trace context (a new trace nobody
+// records is noise), while a caller's traceparent, sampled or not, and its
+// baggage are still continued upstream.
+func TestTraceContextWithoutExporter(t *testing.T) {
+	tel, err := NewTelemetry(context.Background(), TelemetryOptions{Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tel.Shutdown(context.Background())
+	var mu sync.Mutex
+	var seen []http.Header
+	sim := v2sim.New(v2sim.Options{Seed: true})
+	up := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Clone())
+		mu.Unlock()
+		sim.ServeHTTP(w, r)
+	}))
+	defer up.Close()
+	gw, err := New(Options{Config: testConfig(up.URL), Telemetry: tel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(gw)
+	defer srv.Close()
+
+	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+	for _, tc := range []struct {
+		name              string
+		hdr               map[string]string
+		parent, baggageRe string // regexps of what v2 receives; "" = header absent
+	}{
+		{"no trace context", nil, "", ""},
+		{"caller's sampled trace", map[string]string{"Traceparent": "00-" + traceID + "-00f067aa0ba902b7-01"}, `^00-` + traceID + `-[0-9a-f]{16}-01$`, ""},
+		{"caller's unsampled trace", map[string]string{"Traceparent": "00-" + traceID + "-00f067aa0ba902b7-00"}, `^00-` + traceID + `-[0-9a-f]{16}-00$`, ""},
+		// Baggage is trace context: the server span it starts (unsampled)
+		// is continued upstream with it.
+		{"baggage only", map[string]string{"Baggage": "tenant=acme"}, `^00-[0-9a-f]{32}-[0-9a-f]{16}-00$`, `^tenant=acme$`},
+	} {
+		for _, path := range []string{"/v1/pods", "/v2/pods"} {
+			mu.Lock()
+			seen = nil
+			mu.Unlock()
+			resp := do(t, "GET", srv.URL+path, "k", nil, tc.hdr)
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			mu.Lock()
+			if len(seen) != 1 {
+				t.Fatalf("%s %s: upstream saw %d calls", tc.name, path, len(seen))
+			}
+			h := seen[0]
+			mu.Unlock()
+			for _, c := range []struct{ header, re string }{{"Traceparent", tc.parent}, {"Baggage", tc.baggageRe}} {
+				got, present := h[c.header]
+				switch {
+				case c.re == "" && present:
+					t.Errorf("%s %s: v2 received %s %q, want none", tc.name, path, c.header, got)
+				case c.re != "" && (len(got) != 1 || !regexp.MustCompile(c.re).MatchString(got[0])):
+					t.Errorf("%s %s: v2 received %s %q, want %s", tc.name, path, c.header, got, c.re)
+				}
+			}
+		}
+	}
+}
+
 func names(spans tracetest.SpanStubs) []string {
 	var out []string
 	for _, s := range spans {

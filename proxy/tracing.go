@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/baggage"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
@@ -23,18 +24,27 @@ import (
 // (nothing exported and the caller's trace not sampled) costs its start,
 // a shallow header copy and the header injection; attributes are built only
 // for recording spans, which end when their body is closed or read to the
-// end, as with otelhttp.
+// end, as with otelhttp. When nothing is exported and the call has no
+// trace context (the caller sent none), it is sent as it is: no span, no
+// header copy, no traceparent.
 type clientTracing struct {
 	next   http.RoundTripper
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
+	// unsampledRoots: nothing records or exports a span without a sampled
+	// parent (Telemetry.unsampledRoots). A call made outside any trace
+	// context (no caller's traceparent, no baggage) then gets no span and
+	// sends no trace context: it would be a new trace that nobody
+	// records, logs or can look up.
+	unsampledRoots bool
 }
 
-func newClientTracing(next http.RoundTripper, tp trace.TracerProvider, prop propagation.TextMapPropagator) *clientTracing {
+func newClientTracing(next http.RoundTripper, tel *Telemetry) *clientTracing {
 	return &clientTracing{
-		next:   next,
-		tracer: tp.Tracer("github.com/v1gateway/v1gateway/proxy/upstream"),
-		prop:   prop,
+		next:           next,
+		tracer:         tel.tracerProvider.Tracer("github.com/v1gateway/v1gateway/proxy/upstream"),
+		prop:           tel.propagator,
+		unsampledRoots: tel.unsampledRoots,
 	}
 }
 
@@ -60,6 +70,9 @@ func clientSpanName(method string) string {
 // RoundTrip implements http.RoundTripper. It does not modify r: the
 // request it sends has its own header map with the trace context.
 func (t *clientTracing) RoundTrip(r *http.Request) (*http.Response, error) {
+	if t.unsampledRoots && !trace.SpanContextFromContext(r.Context()).IsValid() && baggage.FromContext(r.Context()).Len() == 0 {
+		return t.next.RoundTrip(r)
+	}
 	ctx, span := t.tracer.Start(r.Context(), clientSpanName(r.Method), clientSpanKind)
 	out := r.WithContext(ctx)
 	h := make(http.Header, len(r.Header)+2)
