@@ -38,7 +38,9 @@ func newTestRedis(t testing.TB, ttl time.Duration) (*Redis, redis.UniversalClien
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = c.Close() })
-	return NewRedis(c, RedisOptions{Prefix: testPrefix(t), TTL: ttl}), c
+	s := NewRedis(c, RedisOptions{Prefix: testPrefix(t), TTL: ttl})
+	t.Cleanup(func() { _ = s.Close() })
+	return s, c
 }
 
 // eachStore runs test against memory, Redis and a Redis Cluster (keys in

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -26,7 +27,8 @@ const DefaultRedisPrefix = "v1gw:facts:"
 
 // Redis is the store in Redis, shared by every replica: a fact one replica
 // records is seen by the others at their next read. Reads are one round
-// trip (one pipeline for a whole list).
+// trip (one MGET for a whole list), shared by the reads waiting at the same
+// time.
 type Redis struct {
 	client redis.UniversalClient
 	prefix string
@@ -35,6 +37,11 @@ type Redis struct {
 	// downUntil (unix nanoseconds): after a failure, Redis is not asked
 	// again for a second, so that an outage costs requests nothing.
 	downUntil atomic.Int64
+	// The lookup dispatcher (redisbatch.go): reqs feeds it, quit stops
+	// it, stopped is closed when it has.
+	reqs          chan *pendingLookup
+	quit, stopped chan struct{}
+	closeOnce     sync.Once
 }
 
 // RedisOptions configure NewRedis; zero values take the defaults.
@@ -73,14 +80,22 @@ func NewRedis(client redis.UniversalClient, o RedisOptions) *Redis {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Redis{client: client, prefix: o.Prefix, ttl: o.TTL, now: o.Now}
+	r := &Redis{client: client, prefix: o.Prefix, ttl: o.TTL, now: o.Now,
+		reqs: make(chan *pendingLookup), quit: make(chan struct{}), stopped: make(chan struct{})}
+	go r.dispatch()
+	return r
 }
 
 // Kind implements Store.
 func (*Redis) Kind() string { return "redis" }
 
-// Close implements Store.
-func (r *Redis) Close() error { return r.client.Close() }
+// Close implements Store: it stops the lookup dispatcher (lookups then
+// fail) and closes the client.
+func (r *Redis) Close() error {
+	r.closeOnce.Do(func() { close(r.quit) })
+	<-r.stopped
+	return r.client.Close()
+}
 
 // ErrDown is returned while the store skips Redis after a failure.
 var ErrDown = errors.New("facts: Redis failed less than a second ago; not asked")
@@ -102,7 +117,9 @@ func (r *Redis) failed(err error) error {
 	return err
 }
 
-// Lookup implements translate.Facts: one pipeline of GETs.
+// Lookup implements translate.Facts: one MGET (a pipeline of GETs in a
+// cluster), shared with the lookups waiting at the same time (see
+// redisbatch.go).
 func (r *Redis) Lookup(ctx context.Context, kind string, ids []string) (map[string]translate.Fact, error) {
 	if !validKind(kind) {
 		return nil, errKind
@@ -113,47 +130,6 @@ func (r *Redis) Lookup(ctx context.Context, kind string, ids []string) (map[stri
 	if err := r.up(); err != nil {
 		return nil, err
 	}
-	if _, cluster := r.client.(*redis.ClusterClient); !cluster && len(ids) > 1 {
-		return r.mget(ctx, kind, ids)
-	}
-	var cmds []*redis.StringCmd
-	if len(ids) == 1 {
-		cmds = []*redis.StringCmd{r.client.Get(ctx, r.key(kind, ids[0]))}
-	} else {
-		cmds = make([]*redis.StringCmd, len(ids))
-		_, err := r.client.Pipelined(ctx, func(p redis.Pipeliner) error {
-			for i, id := range ids {
-				cmds[i] = p.Get(ctx, r.key(kind, id))
-			}
-			return nil
-		})
-		if err != nil && !errors.Is(err, redis.Nil) {
-			return nil, r.failed(err)
-		}
-	}
-	var out map[string]translate.Fact
-	for i, c := range cmds {
-		v, err := c.Result()
-		if errors.Is(err, redis.Nil) {
-			continue
-		}
-		if err != nil {
-			return nil, r.failed(err)
-		}
-		if f, ok := decode(v); ok {
-			if out == nil {
-				out = make(map[string]translate.Fact)
-			}
-			out[ids[i]] = f
-		}
-	}
-	return out, nil
-}
-
-// mget is Lookup as one MGET (a single Redis or a sentinel-managed one; in
-// a cluster the keys live in different slots, and Lookup pipelines GETs,
-// which go-redis sends to each node at once).
-func (r *Redis) mget(ctx context.Context, kind string, ids []string) (map[string]translate.Fact, error) {
 	// The keys share one buffer (one allocation instead of one per key),
 	// sized first so that it never moves.
 	n := 0
@@ -167,7 +143,7 @@ func (r *Redis) mget(ctx context.Context, kind string, ids []string) (map[string
 		buf = append(append(append(append(append(buf, r.prefix...), kind...), ":{"...), id...), '}')
 		keys[i] = unsafe.String(&buf[start], len(buf)-start)
 	}
-	vals, err := r.client.MGet(ctx, keys...).Result()
+	vals, err := r.batchLookup(ctx, keys)
 	if err != nil {
 		return nil, r.failed(err)
 	}
