@@ -51,13 +51,13 @@ const (
 var latencyBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60}
 
 type metrics struct {
-	requests         metric.Int64Counter
+	requests         hotCounter
 	requestDuration  metric.Float64Histogram
 	inflightN        atomic.Int64 // requests being served, observed as metricInflight
-	upstreamCalls    metric.Int64Counter
+	upstreamCalls    hotCounter
 	upstreamDuration metric.Float64Histogram
 	upstreamRetries  metric.Int64Counter
-	limiterDecisions metric.Int64Counter
+	limiterDecisions hotCounter
 	compatNotes      metric.Int64Counter
 }
 
@@ -75,7 +75,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 		}
 	}
 	var e error
-	out.requests, e = m.Int64Counter(metricRequests, metric.WithDescription("Requests answered, by operation (v1 operation name, v2-passthrough or unknown) and HTTP status."))
+	requests, e := m.Int64ObservableCounter(metricRequests, metric.WithDescription("Requests answered, by operation (v1 operation name, v2-passthrough or unknown) and HTTP status."))
 	must(e)
 	out.requestDuration, e = m.Float64Histogram(metricRequestDuration, metric.WithUnit("s"),
 		metric.WithDescription("Time to answer a request, by operation and HTTP status."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
@@ -84,14 +84,14 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	// synchronous measurements per request.
 	inflight, e := m.Int64ObservableUpDownCounter(metricInflight, metric.WithDescription("Requests being served."))
 	must(e)
-	out.upstreamCalls, e = m.Int64Counter(metricUpstreamCalls, metric.WithDescription("Calls to v2 (each attempt), by operation, method and status (HTTP code, error, timeout or breaker_open)."))
+	upstreamCalls, e := m.Int64ObservableCounter(metricUpstreamCalls, metric.WithDescription("Calls to v2 (each attempt), by operation, method and status (HTTP code, error, timeout or breaker_open)."))
 	must(e)
 	out.upstreamDuration, e = m.Float64Histogram(metricUpstreamDuration, metric.WithUnit("s"),
 		metric.WithDescription("Time to v2's response headers, by operation and method."), metric.WithExplicitBucketBoundaries(latencyBuckets...))
 	must(e)
 	out.upstreamRetries, e = m.Int64Counter(metricUpstreamRetries, metric.WithDescription("Retries of idempotent v2 calls, by method and reason."))
 	must(e)
-	out.limiterDecisions, e = m.Int64Counter(metricLimiterDecisions, metric.WithDescription("Rate-limit decisions: allowed, limited, error (allowed, fail-open), unavailable (rejected, fail-closed) or overloaded (rejected: the gateway could not have Redis decide in time)."))
+	limiterDecisions, e := m.Int64ObservableCounter(metricLimiterDecisions, metric.WithDescription("Rate-limit decisions: allowed, limited, error (allowed, fail-open), unavailable (rejected, fail-closed) or overloaded (rejected: the gateway could not have Redis decide in time)."))
 	must(e)
 	out.compatNotes, e = m.Int64Counter(metricCompatNotes, metric.WithDescription("Compatibility notes given to v1 clients (warnings, lenient drops, emulations, refusals; P7a), by note code and v1 operation. Per key: /usage."))
 	must(e)
@@ -135,6 +135,9 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 			o.ObserveInt64(sunset, sunsetAt)
 		}
 		o.ObserveInt64(inflight, out.inflightN.Load())
+		out.requests.observe(o, requests)
+		out.upstreamCalls.observe(o, upstreamCalls)
+		out.limiterDecisions.observe(o, limiterDecisions)
 		o.ObserveInt64(breaker, int64(g.breaker.state()))
 		if sl, ok := g.limiter.(statsLimiter); ok {
 			st := sl.Stats()
@@ -158,7 +161,7 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 			o.ObserveInt64(dropped, int64(st.Dropped))
 		}
 		return nil
-	}, inflight, breaker, fallback, redisCalls, roundTrips, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped, sunset)
+	}, inflight, requests, upstreamCalls, limiterDecisions, breaker, fallback, redisCalls, roundTrips, redisErrs, fallbacks, localDenied, flushErrs, pending, dropped, sunset)
 	if err != nil {
 		return nil, err
 	}
@@ -166,6 +169,33 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 		return nil, err
 	}
 	return &out, nil
+}
+
+// hotCounter is a counter of the request path (requests, v2 calls, rate
+// limit decisions): Add is one atomic increment of its label
+// combination's cell, and the totals are reported when metrics are
+// collected (an observable counter), rather than a measurement through
+// the SDK on every request (which resolves its attribute set each time).
+// What /metrics and OTLP show is the same counter.
+type hotCounter struct {
+	cells sync.Map // *attrOpts -> *atomic.Int64
+}
+
+// Add adds n to the count of the label combination a (from cachedAttrs).
+func (c *hotCounter) Add(n int64, a *attrOpts) {
+	v, ok := c.cells.Load(a)
+	if !ok {
+		v, _ = c.cells.LoadOrStore(a, new(atomic.Int64))
+	}
+	v.(*atomic.Int64).Add(n)
+}
+
+// observe reports every label combination's count as inst.
+func (c *hotCounter) observe(o metric.Observer, inst metric.Int64Observable) {
+	c.cells.Range(func(k, v any) bool {
+		o.ObserveInt64(inst, v.(*atomic.Int64).Load(), k.(*attrOpts).opt)
+		return true
+	})
 }
 
 // attrKey is a label combination: up to three name/value pairs.

@@ -364,7 +364,7 @@ func (g *Gateway) withRateLimit(next http.Handler) http.Handler {
 // limiterDecision records a rate-limit decision in the metrics and the
 // request's log line.
 func (g *Gateway) limiterDecision(ctx context.Context, info *reqInfo, decision string) {
-	g.metrics.limiterDecisions.Add(ctx, 1, cachedAttrs("decision", decision).add...)
+	g.metrics.limiterDecisions.Add(1, cachedAttrs("decision", decision))
 	info.setLimiter(decision)
 }
 

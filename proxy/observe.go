@@ -294,7 +294,7 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			}()
 			dur := time.Since(start)
 			attrs := opStatusAttrs(info.op, sw.status)
-			g.metrics.requests.Add(ctx, 1, attrs.add...)
+			g.metrics.requests.Add(1, attrs)
 			g.metrics.requestDuration.Record(ctx, dur.Seconds(), attrs.rec...)
 			counted := g.countsForUsage(info)
 			if counted && info.op != opUnknown && g.usage != nil {

@@ -258,7 +258,7 @@ func (t *resilientTransport) attempt(req *http.Request) (*http.Response, error) 
 	done, err := t.breaker.cb.Allow()
 	if err != nil {
 		oe := t.breaker.openError()
-		t.metrics.upstreamCalls.Add(ctx, 1, cachedAttrs("operation", op, "method", req.Method, "status", "breaker_open").add...)
+		t.metrics.upstreamCalls.Add(1, cachedAttrs("operation", op, "method", req.Method, "status", "breaker_open"))
 		info.addCall(req.Method, req.URL.EscapedPath(), "breaker-open", 0, 0)
 		info.setBreakerOpen(oe)
 		return nil, oe
@@ -286,7 +286,7 @@ func (t *resilientTransport) attempt(req *http.Request) (*http.Response, error) 
 		code = resp.StatusCode
 		status = statusString(code)
 	}
-	t.metrics.upstreamCalls.Add(ctx, 1, cachedAttrs("operation", op, "method", req.Method, "status", status).add...)
+	t.metrics.upstreamCalls.Add(1, cachedAttrs("operation", op, "method", req.Method, "status", status))
 	t.metrics.upstreamDuration.Record(ctx, dur.Seconds(), cachedAttrs("operation", op, "method", req.Method).rec...)
 	info.addCall(req.Method, req.URL.EscapedPath(), status, code, dur)
 	return resp, err
