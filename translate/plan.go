@@ -99,6 +99,11 @@ type PlanFunc func(ctx context.Context, req *Request, c Caller) *Result
 // corresponding id, percent-encoded as one path segment (P9).
 func V2Path(format string, ids ...string) string {
 	var b strings.Builder
+	n := len(format)
+	for _, id := range ids {
+		n += len(id) // escaping may add more; plain ids (the rule) fit
+	}
+	b.Grow(n)
 	i := 0
 	for j := 0; j < len(format); j++ {
 		if format[j] == '%' && j+1 < len(format) && format[j+1] == 's' && i < len(ids) {
