@@ -241,3 +241,17 @@ func TestScalingSectionListsEveryAccountSize(t *testing.T) {
 		}
 	}
 }
+
+func TestMedianPointTakesEachFiguresMedian(t *testing.T) {
+	got := medianPoint([]ScalingPoint{
+		{RPS: 100, CPUPerReq: 30, PeakRSS: 80 << 20, Errors: 1},
+		{RPS: 300, CPUPerReq: 10, PeakRSS: 40 << 20},
+		{RPS: 200, CPUPerReq: 20, PeakRSS: 60 << 20, Errors: 2},
+	})
+	if got != (ScalingPoint{RPS: 200, CPUPerReq: 20, PeakRSS: 60 << 20, Errors: 3}) {
+		t.Errorf("medianPoint = %+v", got)
+	}
+	if (medianPoint(nil) != ScalingPoint{}) {
+		t.Error("medianPoint(nil) is not zero")
+	}
+}

@@ -15,8 +15,11 @@ import (
 // 1000 pods in the canned list, GET /v1/pods through the gateway (memory
 // limiter) and GET /v2/pods through the bare proxy, each at maximum
 // throughput with ScalingConcurrency connections; then POST /v1/pods (and
-// the bare POST /v2/pods) in front of accounts of 10 and 1000 pods. One
-// round, fresh processes, peak RSS at that many requests in flight.
+// the bare POST /v2/pods) in front of accounts of 10 and 1000 pods. Fresh
+// processes for every run, peak RSS at that many requests in flight; each
+// figure is the median of Options.Rounds runs, gateway and bare proxy in
+// turn (the peak RSS of one run moves with the garbage collector's timing
+// by up to 2×).
 
 // ScalingCaseID selects the case with -only.
 const ScalingCaseID = "scaling/account-size"
@@ -101,9 +104,18 @@ func (e *env) scaling(ctx context.Context) (*ScalingResult, error) {
 			gt = Target{Method: "GET", URL: "/v1/pods", Header: h}
 			bt = Target{Method: "GET", URL: "/v2/pods", Header: h}
 		}
-		if row.Gateway, err = run(srvGateway, upURL, gt, want); err == nil {
-			row.Bare, err = run(srvBare, upURL, bt, want)
+		var gs, bs []ScalingPoint
+		for range max(e.o.Rounds, 1) {
+			var g, b ScalingPoint
+			if g, err = run(srvGateway, upURL, gt, want); err == nil {
+				b, err = run(srvBare, upURL, bt, want)
+			}
+			if err != nil {
+				break
+			}
+			gs, bs = append(gs, g), append(bs, b)
 		}
+		row.Gateway, row.Bare = medianPoint(gs), medianPoint(bs)
 		up.stop()
 		if err != nil {
 			return nil, err
@@ -119,13 +131,28 @@ func (e *env) scaling(ctx context.Context) (*ScalingResult, error) {
 	return res, nil
 }
 
+// medianPoint is the median of each figure of pts (errors: their sum).
+func medianPoint(pts []ScalingPoint) ScalingPoint {
+	var rps, cpu, rss []float64
+	var out ScalingPoint
+	for _, p := range pts {
+		rps, cpu, rss = append(rps, p.RPS), append(cpu, p.CPUPerReq), append(rss, float64(p.PeakRSS))
+		out.Errors += p.Errors
+	}
+	if len(pts) == 0 {
+		return out
+	}
+	out.RPS, out.CPUPerReq, out.PeakRSS = median(rps), median(cpu), int64(median(rss))
+	return out
+}
+
 func fmtMiB(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
 
 // markdown is the case's section of results.md.
 func (r *ScalingResult) markdown(o Options) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "## Scaling with the account\n\n"+
-		"Maximum throughput with %d connections (%s measured after %s of warm-up, one round, fresh processes); CPU µs per request of the proxy process; peak RSS with %d requests in flight. Gateway: in-memory limiter, GOMEMLIMIT=%s as the manifests set it.\n\n", ScalingConcurrency, o.MaxDuration, o.Warmup, ScalingConcurrency, ScalingGoMemLimit)
+		"Maximum throughput with %d connections (%s measured after %s of warm-up, fresh processes for every run); CPU µs per request of the proxy process; peak RSS with %d requests in flight; medians of %d rounds, gateway and bare proxy in turn. Gateway: in-memory limiter, GOMEMLIMIT=%s as the manifests set it.\n\n", ScalingConcurrency, o.MaxDuration, o.Warmup, ScalingConcurrency, max(o.Rounds, 1), ScalingGoMemLimit)
 	b.WriteString("| pods in the list | v2 list | gateway `GET /v1/pods` req/s | CPU µs/req | peak RSS | bare `GET /v2/pods` req/s | CPU µs/req | peak RSS | RSS gateway/bare |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, row := range r.Lists {
 		b.WriteString(row.line())
