@@ -564,7 +564,212 @@ func (r *jreader) boolean() bool {
 }
 
 // skip validates and skips any value.
-func (r *jreader) skip() { r.skipDepth(0) }
+func (r *jreader) skip() {
+	if !r.skipFast() {
+		r.skipDepth(0)
+	}
+}
+
+// skipFastDepth is the nesting skipFast handles (a bit of a word each).
+const skipFastDepth = 64
+
+// skipFast is skip for a valid value nested at most skipFastDepth deep,
+// without a call per token: it validates exactly as skipDepth does and
+// reports whether it skipped the value. On anything else (an error, the
+// end of the input, deeper nesting) it leaves r.i as it was and returns
+// false, so that skipDepth reads the value again and fails with its
+// message, at its byte.
+func (r *jreader) skipFast() bool {
+	b := r.b
+	i := r.i
+	var objs uint64 // bit d: the container at depth d+1 is an object
+	depth := 0
+	key := false // a member's key comes next, not a value
+	for {
+		// A value, or a key.
+		if i < len(b) && b[i] <= ' ' {
+			i = skipWS(b, i)
+		}
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			// A string, eight bytes at a time (SWAR), as scanString.
+			i++
+			for {
+				for i+8 <= len(b) {
+					if m := specialStringBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
+						goto special
+					}
+					i += 8
+				}
+				for i < len(b) && plainStringByte[b[i]] {
+					i++
+				}
+				if i >= len(b) {
+					return false
+				}
+			special:
+				if b[i] == '"' {
+					i++
+					break
+				}
+				if b[i] != '\\' || i+1 >= len(b) {
+					return false
+				}
+				switch b[i+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					i += 2
+				case 'u':
+					if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+						return false
+					}
+					i += 6
+				default:
+					return false
+				}
+			}
+			if key {
+				if i < len(b) && b[i] <= ' ' {
+					i = skipWS(b, i)
+				}
+				if i >= len(b) || b[i] != ':' {
+					return false
+				}
+				i++
+				key = false
+				continue
+			}
+		case key:
+			return false
+		case c == '{':
+			if i++; i < len(b) && b[i] <= ' ' {
+				i = skipWS(b, i)
+			}
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			if depth == skipFastDepth {
+				return false
+			}
+			objs |= 1 << depth
+			depth++
+			key = true
+			continue
+		case c == '[':
+			if i++; i < len(b) && b[i] <= ' ' {
+				i = skipWS(b, i)
+			}
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			if depth == skipFastDepth {
+				return false
+			}
+			objs &^= 1 << depth
+			depth++
+			continue
+		case c == 't':
+			if len(b)-i < 4 || r.s[i:i+4] != "true" {
+				return false
+			}
+			i += 4
+		case c == 'f':
+			if len(b)-i < 5 || r.s[i:i+5] != "false" {
+				return false
+			}
+			i += 5
+		case c == 'n':
+			if len(b)-i < 4 || r.s[i:i+4] != "null" {
+				return false
+			}
+			i += 4
+		default:
+			if i = skipNum(b, i); i < 0 {
+				return false
+			}
+		}
+		// After a value: the end of the skipped one, or what follows a
+		// member or an element.
+		for {
+			if depth == 0 {
+				r.i = i
+				return true
+			}
+			if i < len(b) && b[i] <= ' ' {
+				i = skipWS(b, i)
+			}
+			if i >= len(b) {
+				return false
+			}
+			obj := objs>>(depth-1)&1 != 0
+			if c := b[i]; c == ',' {
+				i++
+				key = obj
+				break
+			} else if obj && c == '}' || !obj && c == ']' {
+				i++
+				depth--
+				continue
+			}
+			return false
+		}
+	}
+}
+
+// skipWS returns the index of the first non-space byte of b from i.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipNum skips a valid number at b[i] (skipFast), as number reads it:
+// the index after it, or -1.
+func skipNum(b []byte, i int) int {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return -1
+		}
+	}
+	return i
+}
 
 func (r *jreader) skipDepth(depth int) {
 	if depth > maxJSONDepth {
