@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/bits"
@@ -385,12 +386,14 @@ func (r *jreader) intOrNull() int {
 func unescapeJSON(b []byte) string {
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); {
-		c := b[i]
-		if c != '\\' {
-			out = append(out, c)
-			i++
-			continue
+		// The bytes up to the next escape at once.
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 {
+			out = append(out, b[i:]...)
+			break
 		}
+		out = append(out, b[i:i+j]...)
+		i += j
 		switch b[i+1] {
 		case 'b':
 			out = append(out, '\b')

@@ -1,9 +1,11 @@
 package translate
 
 import (
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // FuzzSkipFast: skip (skipFast, falling back on skipDepth) ends where
@@ -42,4 +44,26 @@ func TestSkipFastTakesValidJSON(t *testing.T) {
 			t.Fatalf("skipFast stopped at %d of %d", r.i, len(b))
 		}
 	}
+}
+
+// FuzzStr: a string as str reads it is encoding/json's (for valid UTF-8:
+// str keeps invalid bytes, which appendJSONString replaces as
+// encoding/json does), and str fails where encoding/json does.
+func FuzzStr(f *testing.F) {
+	for _, s := range []string{`"a"`, `"a\"b\\c\/d\be\ff\ng\rh\ti"`, `"\u00e9\ud83d\ude00\ud83d x\udc00"`, `"\u2028"`, "\"caf\xc3\xa9 \\\"q\\\"\"", `"\x"`, `"abc`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := newJReader(b)
+		got := r.str()
+		var want string
+		err := json.Unmarshal(b, &want)
+		if r.err == nil && r.i == len(b) {
+			if err != nil || utf8.Valid(b) && got != want {
+				t.Fatalf("%q: str %q, encoding/json %q (%v)", b, got, want, err)
+			}
+		} else if r.err != nil && err == nil {
+			t.Fatalf("%q: str fails (%v), encoding/json reads %q", b, r.err, want)
+		}
+	})
 }
