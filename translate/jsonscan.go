@@ -543,12 +543,55 @@ func (r *jreader) float() float64 {
 	if r.err != nil {
 		return 0
 	}
+	if f, ok := parseShortDecimal(tok); ok {
+		return f
+	}
 	f, err := strconv.ParseFloat(tok, 64)
 	if err != nil {
 		r.fail("number out of range")
 		return 0
 	}
 	return f
+}
+
+// parseShortDecimal reads a number token without an exponent and with at
+// most 15 digits (prices) as strconv.ParseFloat does: its digits m and
+// the 10^d of its d decimals are exact float64s, so m/10^d is the
+// correctly rounded value.
+func parseShortDecimal(tok string) (float64, bool) {
+	neg := tok[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	var m uint64
+	digits, d := 0, -1
+	for ; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if d >= 0 {
+				d++
+			}
+		case c == '.':
+			d = 0
+		default:
+			return 0, false // an exponent
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(m)
+	if d > 0 {
+		f /= float64pow10[d]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 func (r *jreader) boolean() bool {

@@ -2,7 +2,10 @@ package translate
 
 import (
 	"encoding/json"
+	"math"
+	"math/rand/v2"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -66,4 +69,73 @@ func FuzzStr(f *testing.F) {
 			t.Fatalf("%q: str fails (%v), encoding/json reads %q", b, r.err, want)
 		}
 	})
+}
+
+// FuzzFloat: a number as float reads it and appendJSONFloat writes it is
+// encoding/json's (strconv's), for short decimals (the fast paths) and any
+// other number.
+func FuzzFloat(f *testing.F) {
+	for _, s := range []string{"0", "-0", "0.69", "6.88", "1.38", "0.12", "100", "1.5", "0.000001", "0.0000001", "123456789012345",
+		"1234567890123456", "0.1234567890123456789", "1e21", "-2.5", "999999999999999.9", "0.3", "3.14159", "00.5"} {
+		f.Add(s, 0.0)
+	}
+	f.Add("1", 0.1+0.2)
+	f.Add("1", 1e15-0.5)
+	f.Fuzz(func(t *testing.T, tok string, x float64) {
+		r := newJReader([]byte(tok))
+		got := r.float()
+		want, err := strconv.ParseFloat(strings.TrimLeft(tok, " \t\n\r"), 64)
+		if r.err == nil && r.i == len(tok) {
+			if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%q: float %v, ParseFloat %v (%v)", tok, got, want, err)
+			}
+			x = got
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return
+		}
+		enc, _ := json.Marshal(x)
+		if s := string(appendJSONFloat(nil, x)); s != string(enc) {
+			t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", x, s, enc)
+		}
+	})
+}
+
+// TestShortDecimals: the fast paths of float and appendJSONFloat on many
+// decimals of up to 17 digits, and on random float64s, agree with strconv.
+func TestShortDecimals(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 300000
+	if testing.Short() {
+		n = 20000
+	}
+	for range n {
+		digits := 1 + r.IntN(17)
+		m := r.Uint64N(uint64(math.Pow10(digits)))
+		d := r.IntN(12)
+		s := strconv.FormatUint(m, 10)
+		for len(s) <= d {
+			s = "0" + s
+		}
+		if d > 0 {
+			s = s[:len(s)-d] + "." + s[len(s)-d:]
+		}
+		if r.IntN(4) == 0 {
+			s = "-" + s
+		}
+		want, _ := strconv.ParseFloat(s, 64)
+		jr := newJReader([]byte(s))
+		if got := jr.float(); jr.err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: float %v (%v), ParseFloat %v", s, got, jr.err, want)
+		}
+		for _, x := range []float64{want, math.Float64frombits(r.Uint64()), r.Float64() * math.Pow10(r.IntN(22)-7), float64(r.IntN(1000000)) / 100} {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			enc, _ := json.Marshal(x)
+			if got := appendJSONFloat(nil, x); string(got) != string(enc) {
+				t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", x, got, enc)
+			}
+		}
+	}
 }

@@ -125,6 +125,28 @@ const hexDigit = "0123456789abcdef"
 
 // appendJSONFloat formats f as encoding/json does.
 func appendJSONFloat(b []byte, f float64) []byte {
+	if f == 0 && !math.Signbit(f) {
+		return append(b, '0')
+	}
+	if f >= 1e-6 && f < 1e15 {
+		// Prices: a few decimals. The decimal m/10^d with the fewest
+		// decimals d that reads back as f (m/10^d correctly rounded: m
+		// and 10^d are exact) is strconv's shortest form when m has at
+		// most 15 digits: two decimals of at most 15 significant digits
+		// never read as the same float64, so no shorter one does.
+		for d := 0; d <= 8; d++ {
+			m := math.Round(f * float64pow10[d])
+			if m >= 1e15 {
+				break
+			}
+			if m/float64pow10[d] == f {
+				if u := uint64(m); d == 0 || u%10 != 0 {
+					return appendDecimal(b, u, d)
+				}
+				break
+			}
+		}
+	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(b, '0') // cannot come from JSON input
 	}
@@ -143,6 +165,34 @@ func appendJSONFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// float64pow10 are the powers of ten that a float64 holds exactly.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// appendDecimal appends m/10^d in decimal notation (d decimals, at least
+// one digit before the point).
+func appendDecimal(b []byte, m uint64, d int) []byte {
+	var buf [24]byte // m < 1e15, d <= 8
+	i := len(buf)
+	for range d {
+		i--
+		buf[i] = byte('0' + m%10)
+		m /= 10
+	}
+	if d > 0 {
+		i--
+		buf[i] = '.'
+	}
+	for {
+		i--
+		buf[i] = byte('0' + m%10)
+		if m /= 10; m == 0 {
+			break
+		}
+	}
+	return append(b, buf[i:]...)
 }
 
 // jw appends the members of one JSON object.
