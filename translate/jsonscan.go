@@ -884,28 +884,33 @@ func (r *jreader) beginFields(ko *keyOrder) bool {
 // number (0 for an unknown key, whose value the caller skips); false at the
 // closing brace or on an error. Start each object with beginFields.
 func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
-	first := ko.pos == 0 // pos counts the members read so far
+	// The expected key, `"key":` first and `,"key":` after, compared as
+	// three words (lits[0] never matches).
 	b, i := r.b, r.i
-	if i < len(b) {
-		c := b[i]
-		if c == ',' && !first {
-			i++
-		} else if c == '}' {
-			r.i = i + 1
-			ko.n = min(ko.n, ko.pos)
-			return 0, false
-		}
-		if i < len(b) && b[i] == '"' && (c == ',' || first) {
-			if ko.pos < ko.n {
-				f := ko.seq[ko.pos]
-				if l := &lits[f]; f != 0 && l.at(b[i:]) {
-					r.i = i + len(l.s)
-					ko.pos++
-					return f, true
-				}
-			}
+	if pos := ko.pos; pos < ko.n && len(b)-i >= 24 {
+		f := ko.seq[pos]
+		v := &lits[f].v[min(pos, 1)]
+		x := (*[24]byte)(b[i:])
+		if binary.LittleEndian.Uint64(x[:8])&v.m[0] == v.w[0] &&
+			binary.LittleEndian.Uint64(x[8:16])&v.m[1] == v.w[1] &&
+			binary.LittleEndian.Uint64(x[16:])&v.m[2] == v.w[2] {
+			r.i = i + v.n
+			ko.pos = pos + 1
+			return f, true
 		}
 	}
+	if i < len(b) && b[i] == '}' {
+		r.i = i + 1
+		ko.n = min(ko.n, ko.pos)
+		return 0, false
+	}
+	return r.fieldKeySlow(ko, lits)
+}
+
+// fieldKeySlow is fieldKey for a key not where the previous object had
+// it (or near the end of the input, or the closing brace).
+func (r *jreader) fieldKeySlow(ko *keyOrder, lits keyTable) (uint8, bool) {
+	first := ko.pos == 0 // pos counts the members read so far
 	k, ok := r.nextKey(&first)
 	if !ok {
 		ko.n = min(ko.n, ko.pos)
@@ -942,48 +947,52 @@ type keyTable []keyLit
 // keyLits is the keyTable of keys, numbered from 1 in order.
 func keyLits(keys ...string) keyTable {
 	t := make(keyTable, len(keys)+1)
+	t[0] = noKeyLit
 	for i, k := range keys {
 		t[i+1] = newKeyLit(k)
 	}
 	return t
 }
 
-// keyLit is a member's key as it appears in compact JSON, `"key":`, with
-// its first sixteen bytes as two little-endian words and masks, so that
-// recognising it costs two loads and compares (no call).
+// keyLit is a member's key as it appears in compact JSON, `"key":` (and
+// `,"key":` after the first member), as little-endian words and masks, so
+// that recognising it costs three loads and compares (no call).
 type keyLit struct {
-	s      string
-	w0, w1 uint64
-	m0, m1 uint64
+	s string
+	v [2]keyWords // v[0]: `"key":`, v[1]: `,"key":`
 }
+
+// keyWords are the first 24 bytes of a key's literal, as words and masks
+// for the bytes in use, and its length (literals longer than 24 bytes
+// never match: their keys are read the slow way).
+type keyWords struct {
+	w, m [3]uint64
+	n    int
+}
+
+// noKeyLit is keyTable[0]: its words match nothing (a byte masked with
+// 0xff is never 0x100).
+var noKeyLit = keyLit{v: [2]keyWords{{w: [3]uint64{0x100}, m: [3]uint64{0xff}}, {w: [3]uint64{0x100}, m: [3]uint64{0xff}}}}
 
 func newKeyLit(k string) keyLit {
 	s := `"` + k + `":`
-	var buf [16]byte
-	n := copy(buf[:], s)
-	mask := func(n int) uint64 {
-		switch {
-		case n <= 0:
-			return 0
-		case n >= 8:
-			return ^uint64(0)
+	words := func(s string) keyWords {
+		if len(s) > 24 {
+			return noKeyLit.v[0]
 		}
-		return 1<<(8*n) - 1
+		var buf [24]byte
+		copy(buf[:], s)
+		kw := keyWords{n: len(s)}
+		for j := range 3 {
+			kw.w[j] = binary.LittleEndian.Uint64(buf[8*j:])
+			switch n := len(s) - 8*j; {
+			case n >= 8:
+				kw.m[j] = ^uint64(0)
+			case n > 0:
+				kw.m[j] = 1<<(8*n) - 1
+			}
+		}
+		return kw
 	}
-	return keyLit{
-		s:  s,
-		w0: binary.LittleEndian.Uint64(buf[:8]), w1: binary.LittleEndian.Uint64(buf[8:]),
-		m0: mask(n), m1: mask(n - 8),
-	}
-}
-
-// at reports whether b starts with the key.
-func (l *keyLit) at(b []byte) bool {
-	if len(b) < 16 {
-		return len(b) >= len(l.s) && string(b[:len(l.s)]) == l.s
-	}
-	if binary.LittleEndian.Uint64(b)&l.m0 != l.w0 || binary.LittleEndian.Uint64(b[8:])&l.m1 != l.w1 {
-		return false
-	}
-	return len(l.s) <= 16 || (len(b) >= len(l.s) && string(b[16:len(l.s)]) == l.s[16:])
+	return keyLit{s: s, v: [2]keyWords{words(s), words("," + s)}}
 }

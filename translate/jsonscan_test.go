@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -135,6 +136,48 @@ func TestShortDecimals(t *testing.T) {
 			enc, _ := json.Marshal(x)
 			if got := appendJSONFloat(nil, x); string(got) != string(enc) {
 				t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", x, got, enc)
+			}
+		}
+	}
+}
+
+// TestFieldKeyLongKeys: a key recognised by place is compared whole, past
+// the sixteen bytes of its words, first in its object and after a comma.
+func TestFieldKeyLongKeys(t *testing.T) {
+	long := "abcdefghijklmnopqrstuvwxyz"
+	for n := 10; n <= len(long); n++ {
+		k := long[:n]
+		lits := keyLits("x", k)
+		for at := 0; at < n; at++ {
+			other := k[:at] + "_" + k[at+1:]
+			for _, doc := range []string{`{"` + k + `":1,"x":2}`, `{"x":2,"` + k + `":1}`} {
+				var ko keyOrder
+				// The first object teaches the order, the second one is
+				// read by it, with one byte of the long key changed.
+				for pass, d := range []string{doc, strings.Replace(doc, k, other, 1)} {
+					r := newJReader([]byte(d))
+					r.beginFields(&ko)
+					var got []uint8
+					for {
+						f, ok := r.fieldKey(&ko, lits)
+						if !ok {
+							break
+						}
+						got = append(got, f)
+						r.skip()
+					}
+					f := uint8(2) // the long key, or unknown in the second
+					if pass == 1 {
+						f = 0
+					}
+					want := []uint8{f, 1}
+					if d[2] == 'x' {
+						want = []uint8{1, f}
+					}
+					if r.err != nil || !slices.Equal(got, want) {
+						t.Fatalf("%s: fields %v, want %v (%v)", d, got, want, r.err)
+					}
+				}
 			}
 		}
 	}
