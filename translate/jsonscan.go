@@ -313,11 +313,12 @@ const (
 
 // specialStringBytes marks (in the high bit of each byte; exactly for the
 // lowest one) the bytes of x that are control characters, quotes or
-// backslashes.
+// backslashes. (Each test is the classic (y-k)&^y: a byte of q or bs has
+// the high bit of the same byte of x, so one &^x serves all three.)
 func specialStringBytes(x uint64) uint64 {
 	q := x ^ (swarOnes * '"')
 	bs := x ^ (swarOnes * '\\')
-	return ((x-swarOnes*0x20)&^x | (q-swarOnes)&^q | (bs-swarOnes)&^bs) & swarHighs
+	return ((x - swarOnes*0x20) | (q - swarOnes) | (bs - swarOnes)) &^ x & swarHighs
 }
 
 // plainStringByte marks the bytes that stand for themselves inside a JSON

@@ -1,8 +1,10 @@
 package translate
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -179,6 +181,36 @@ func TestFieldKeyLongKeys(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestSpecialStringBytes: the SWAR test marks the lowest special byte of
+// a word exactly (the bytes above it may be marked too), on words made of
+// the bytes around the special ones.
+func TestSpecialStringBytes(t *testing.T) {
+	bytesAt := []byte{0, 1, 0x1f, 0x20, 0x21, '"', 0x23, 0x5b, '\\', 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		var w [8]byte
+		for k := range w {
+			w[k] = bytesAt[r.IntN(len(bytesAt))]
+		}
+		x := binary.LittleEndian.Uint64(w[:])
+		m := specialStringBytes(x)
+		lowest := 8
+		for k, c := range w {
+			if c < 0x20 || c == '"' || c == '\\' {
+				lowest = k
+				break
+			}
+		}
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != lowest || m&^swarHighs != 0 {
+			t.Fatalf("% x: marks %x, lowest special byte %d", w, m, lowest)
 		}
 	}
 }
