@@ -247,7 +247,7 @@ func (r *jreader) scanString() (start, end int, escaped bool) {
 	for {
 		if i+8 <= len(b) {
 			// Eight bytes at a time (SWAR): jump to the first special byte.
-			m := specialStringBytes(binary.LittleEndian.Uint64(b[i:]))
+			m := specialStringBytes(load64(b, i))
 			if m == 0 {
 				i += 8
 				continue
@@ -311,6 +311,13 @@ const (
 	swarHighs = 0x8080808080808080
 )
 
+// load64 is binary.LittleEndian.Uint64(b[i:]) for an i that the caller
+// knows to leave eight bytes (i+8 <= len(b)), without checking it again:
+// the word loops over strings.
+func load64(b []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
+}
+
 // specialStringBytes marks (in the high bit of each byte; exactly for the
 // lowest one) the bytes of x that are control characters, quotes or
 // backslashes. (Each test is the classic (y-k)&^y: a byte of q or bs has
@@ -338,7 +345,7 @@ func (r *jreader) str() string {
 		j := i + 1
 		for {
 			if j+8 <= len(b) {
-				m := specialStringBytes(binary.LittleEndian.Uint64(b[j:]))
+				m := specialStringBytes(load64(b, j))
 				if m == 0 {
 					j += 8
 					continue
@@ -646,7 +653,7 @@ func (r *jreader) skipFast() bool {
 			i++
 			for {
 				for i+8 <= len(b) {
-					if m := specialStringBytes(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+					if m := specialStringBytes(load64(b, i)); m != 0 {
 						i += bits.TrailingZeros64(m) >> 3
 						goto special
 					}

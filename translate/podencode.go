@@ -38,7 +38,7 @@ func appendJSONString(b []byte, s string) []byte {
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	i := 0
 	for ; i+8 <= len(w); i += 8 {
-		if x := binary.LittleEndian.Uint64(w[i:]); x&swarHighs != 0 || specialStringBytes(x) != 0 {
+		if x := load64(w, i); x&swarHighs != 0 || specialStringBytes(x) != 0 {
 			break
 		}
 	}
@@ -50,7 +50,7 @@ func appendJSONString(b []byte, s string) []byte {
 	for i < len(s) {
 		// Eight plain ASCII bytes at a time (SWAR).
 		if i+8 <= len(s) {
-			if plainASCII8(binary.LittleEndian.Uint64(w[i:])) {
+			if plainASCII8(load64(w, i)) {
 				i += 8
 				continue
 			}
@@ -501,7 +501,7 @@ func isASCII(s string) bool {
 	var or uint64
 	i := 0
 	for ; i+8 <= len(w); i += 8 {
-		or |= binary.LittleEndian.Uint64(w[i:])
+		or |= load64(w, i)
 	}
 	for ; i < len(w); i++ {
 		or |= uint64(w[i])
