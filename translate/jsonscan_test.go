@@ -212,5 +212,8 @@ func TestSpecialStringBytes(t *testing.T) {
 		if got != lowest || m&^swarHighs != 0 {
 			t.Fatalf("% x: marks %x, lowest special byte %d", w, m, lowest)
 		}
+		if plain := x&swarHighs == 0 && lowest == 8; plainASCII8(x) != plain {
+			t.Fatalf("% x: plainASCII8 %v", w, !plain)
+		}
 	}
 }

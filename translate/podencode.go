@@ -38,11 +38,11 @@ func appendJSONString(b []byte, s string) []byte {
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	i := 0
 	for ; i+8 <= len(w); i += 8 {
-		if x := load64(w, i); x&swarHighs != 0 || specialStringBytes(x) != 0 {
+		if !plainASCII8(load64(w, i)) {
 			break
 		}
 	}
-	if i == len(w) || i+8 > len(w) && len(w) >= 8 && plainASCII8(binary.LittleEndian.Uint64(w[len(w)-8:])) {
+	if i == len(w) || i+8 > len(w) && len(w) >= 8 && plainASCII8(load64(w, len(w)-8)) {
 		b = append(b, s...)
 		return append(b, '"')
 	}
@@ -119,7 +119,13 @@ func plainShortASCII(s string) bool {
 
 // plainASCII8 reports whether the eight bytes of x are ASCII that stands
 // for itself in a JSON string.
-func plainASCII8(x uint64) bool { return x&swarHighs == 0 && specialStringBytes(x) == 0 }
+// (specialStringBytes without its &^x: with x or-ed in instead, a byte
+// is marked if it is not ASCII or is special.)
+func plainASCII8(x uint64) bool {
+	q := x ^ (swarOnes * '"')
+	bs := x ^ (swarOnes * '\\')
+	return ((x-swarOnes*0x20)|(q-swarOnes)|(bs-swarOnes)|x)&swarHighs == 0
+}
 
 const hexDigit = "0123456789abcdef"
 
