@@ -377,7 +377,9 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = append(b, `,"name":`...)
 	b = appendJSONString(b, p.Name)
 	b = append(b, `,"image":`...)
+	img := len(b) // imageName is the same string: encoded once
 	b = appendJSONString(b, p.Image)
+	imgLen := len(b) - img
 	b = append(b, `,"containerDiskInGb":`...)
 	b = strconv.AppendInt(b, int64(p.Disk), 10)
 	if p.Registry != "" {
@@ -407,9 +409,12 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	cost := len(b) - n
 	b = append(b, `,"adjustedCostPerHr":`...)
 	b = append(b, b[n:n+cost]...)
+	gpuID, gpuIDLen := 0, 0 // gpuTypeId is the same string: encoded once
 	if g := p.GPU; g != nil {
 		b = append(b, `,"gpu":{"id":`...)
+		gpuID = len(b)
 		b = appendJSONString(b, g.ID)
+		gpuIDLen = len(b) - gpuID
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(g.Count), 10)
 		b = append(b, '}')
@@ -472,11 +477,11 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	}
 	// The names runpodctl reads (v1Pod.ImageName): the values above again.
 	b = append(b, `,"imageName":`...)
-	b = appendJSONString(b, p.Image)
+	b = append(b, b[img:img+imgLen]...)
 	if g := p.GPU; g != nil {
 		if g.ID != "" {
 			b = append(b, `,"gpuTypeId":`...)
-			b = appendJSONString(b, g.ID)
+			b = append(b, b[gpuID:gpuID+gpuIDLen]...)
 		}
 		if g.Count != 0 {
 			b = append(b, `,"gpuCount":`...)
