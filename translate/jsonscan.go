@@ -509,6 +509,27 @@ func (r *jreader) number() string {
 // integer reads an integer that fits an int (as encoding/json into int:
 // no fraction, no exponent).
 func (r *jreader) integer() int {
+	// Fast path: compact JSON, 1 to 18 digits without a sign, followed
+	// by something that is neither a digit, a fraction nor an exponent
+	// (what comes after the number is checked by the caller, as below).
+	if b, i := r.b, r.i; i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		n, j := int64(b[i]-'0'), i+1
+		if n != 0 {
+			for j < len(b) && j-i < 18 && b[j] >= '0' && b[j] <= '9' {
+				n = n*10 + int64(b[j]-'0')
+				j++
+			}
+		}
+		if j < len(b) && (b[j] < '0' || b[j] > '9' || n == 0) && b[j] != '.' && b[j] != 'e' && b[j] != 'E' && int64(int(n)) == n {
+			r.i = j
+			return int(n)
+		}
+	}
+	return r.integerToken()
+}
+
+// integerToken is integer for any number token.
+func (r *jreader) integerToken() int {
 	tok := r.number()
 	if r.err != nil {
 		return 0

@@ -217,3 +217,18 @@ func TestSpecialStringBytes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzInteger: integer (its fast path for plain digits) reads what
+// integerToken reads, ends where it ends and fails as it fails.
+func FuzzInteger(f *testing.F) {
+	for _, s := range []string{"0", "0,", "01,", "0.5,", "0e1,", "7}", "123456789012345678,", "1234567890123456789,", "99999999999999999999,", "-5,", " 5,", "5.,", "5e", "5E+1,", "12"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r1, r2 := newJReader(b), newJReader(b)
+		n1, n2 := r1.integer(), r2.integerToken()
+		if n1 != n2 || r1.i != r2.i || (r1.err == nil) != (r2.err == nil) || r1.err != nil && r1.err.Error() != r2.err.Error() {
+			t.Fatalf("%q: integer %d at %d (%v), integerToken %d at %d (%v)", b, n1, r1.i, r1.err, n2, r2.i, r2.err)
+		}
+	})
+}
