@@ -683,10 +683,11 @@ func appendJSONByte(b []byte, c byte) []byte {
 	return appendEscASCII(b, c)
 }
 
-// appendQuotedPodArgs is appendPodArgs for args with quotes or
-// backslashes: the words are split (SplitArgs) straight into the answer,
-// without a string per word; on an unterminated quote dockerStartCmd is
-// left out, as fillV1Pod leaves it.
+// appendQuotedPodArgs is appendPodArgs for any args (it serves those with
+// non-ASCII bytes): the words are split (SplitArgs) straight into the
+// answer, without a string per word, a word without quotes or backslashes
+// straight from args; on an unterminated quote dockerStartCmd is left
+// out, as fillV1Pod leaves it.
 func appendQuotedPodArgs(w *jw, args string) []byte {
 	mark, first := len(w.b), w.first
 	w.key("dockerStartCmd")
