@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math/bits"
@@ -246,7 +247,7 @@ func (r *jreader) scanString() (start, end int, escaped bool) {
 	for {
 		if i+8 <= len(b) {
 			// Eight bytes at a time (SWAR): jump to the first special byte.
-			m := specialStringBytes(binary.LittleEndian.Uint64(b[i:]))
+			m := specialStringBytes(load64(b, i))
 			if m == 0 {
 				i += 8
 				continue
@@ -310,13 +311,21 @@ const (
 	swarHighs = 0x8080808080808080
 )
 
+// load64 is binary.LittleEndian.Uint64(b[i:]) for an i that the caller
+// knows to leave eight bytes (i+8 <= len(b)), without checking it again:
+// the word loops over strings.
+func load64(b []byte, i int) uint64 {
+	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
+}
+
 // specialStringBytes marks (in the high bit of each byte; exactly for the
 // lowest one) the bytes of x that are control characters, quotes or
-// backslashes.
+// backslashes. (Each test is the classic (y-k)&^y: a byte of q or bs has
+// the high bit of the same byte of x, so one &^x serves all three.)
 func specialStringBytes(x uint64) uint64 {
 	q := x ^ (swarOnes * '"')
 	bs := x ^ (swarOnes * '\\')
-	return ((x-swarOnes*0x20)&^x | (q-swarOnes)&^q | (bs-swarOnes)&^bs) & swarHighs
+	return ((x - swarOnes*0x20) | (q - swarOnes) | (bs - swarOnes)) &^ x & swarHighs
 }
 
 // plainStringByte marks the bytes that stand for themselves inside a JSON
@@ -336,7 +345,7 @@ func (r *jreader) str() string {
 		j := i + 1
 		for {
 			if j+8 <= len(b) {
-				m := specialStringBytes(binary.LittleEndian.Uint64(b[j:]))
+				m := specialStringBytes(load64(b, j))
 				if m == 0 {
 					j += 8
 					continue
@@ -385,12 +394,14 @@ func (r *jreader) intOrNull() int {
 func unescapeJSON(b []byte) string {
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); {
-		c := b[i]
-		if c != '\\' {
-			out = append(out, c)
-			i++
-			continue
+		// The bytes up to the next escape at once.
+		j := bytes.IndexByte(b[i:], '\\')
+		if j < 0 {
+			out = append(out, b[i:]...)
+			break
 		}
+		out = append(out, b[i:i+j]...)
+		i += j
 		switch b[i+1] {
 		case 'b':
 			out = append(out, '\b')
@@ -498,6 +509,27 @@ func (r *jreader) number() string {
 // integer reads an integer that fits an int (as encoding/json into int:
 // no fraction, no exponent).
 func (r *jreader) integer() int {
+	// Fast path: compact JSON, 1 to 18 digits without a sign, followed
+	// by something that is neither a digit, a fraction nor an exponent
+	// (what comes after the number is checked by the caller, as below).
+	if b, i := r.b, r.i; i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		n, j := int64(b[i]-'0'), i+1
+		if n != 0 {
+			for j < len(b) && j-i < 18 && b[j] >= '0' && b[j] <= '9' {
+				n = n*10 + int64(b[j]-'0')
+				j++
+			}
+		}
+		if j < len(b) && (b[j] < '0' || b[j] > '9' || n == 0) && b[j] != '.' && b[j] != 'e' && b[j] != 'E' && int64(int(n)) == n {
+			r.i = j
+			return int(n)
+		}
+	}
+	return r.integerToken()
+}
+
+// integerToken is integer for any number token.
+func (r *jreader) integerToken() int {
 	tok := r.number()
 	if r.err != nil {
 		return 0
@@ -540,12 +572,55 @@ func (r *jreader) float() float64 {
 	if r.err != nil {
 		return 0
 	}
+	if f, ok := parseShortDecimal(tok); ok {
+		return f
+	}
 	f, err := strconv.ParseFloat(tok, 64)
 	if err != nil {
 		r.fail("number out of range")
 		return 0
 	}
 	return f
+}
+
+// parseShortDecimal reads a number token without an exponent and with at
+// most 15 digits (prices) as strconv.ParseFloat does: its digits m and
+// the 10^d of its d decimals are exact float64s, so m/10^d is the
+// correctly rounded value.
+func parseShortDecimal(tok string) (float64, bool) {
+	neg := tok[0] == '-'
+	i := 0
+	if neg {
+		i = 1
+	}
+	var m uint64
+	digits, d := 0, -1
+	for ; i < len(tok); i++ {
+		c := tok[i]
+		switch {
+		case c >= '0' && c <= '9':
+			m = m*10 + uint64(c-'0')
+			digits++
+			if d >= 0 {
+				d++
+			}
+		case c == '.':
+			d = 0
+		default:
+			return 0, false // an exponent
+		}
+	}
+	if digits > 15 {
+		return 0, false
+	}
+	f := float64(m)
+	if d > 0 {
+		f /= float64pow10[d]
+	}
+	if neg {
+		f = -f
+	}
+	return f, true
 }
 
 func (r *jreader) boolean() bool {
@@ -564,7 +639,212 @@ func (r *jreader) boolean() bool {
 }
 
 // skip validates and skips any value.
-func (r *jreader) skip() { r.skipDepth(0) }
+func (r *jreader) skip() {
+	if !r.skipFast() {
+		r.skipDepth(0)
+	}
+}
+
+// skipFastDepth is the nesting skipFast handles (a bit of a word each).
+const skipFastDepth = 64
+
+// skipFast is skip for a valid value nested at most skipFastDepth deep,
+// without a call per token: it validates exactly as skipDepth does and
+// reports whether it skipped the value. On anything else (an error, the
+// end of the input, deeper nesting) it leaves r.i as it was and returns
+// false, so that skipDepth reads the value again and fails with its
+// message, at its byte.
+func (r *jreader) skipFast() bool {
+	b := r.b
+	i := r.i
+	var objs uint64 // bit d: the container at depth d+1 is an object
+	depth := 0
+	key := false // a member's key comes next, not a value
+	for {
+		// A value, or a key.
+		if i < len(b) && b[i] <= ' ' {
+			i = skipWS(b, i)
+		}
+		if i >= len(b) {
+			return false
+		}
+		switch c := b[i]; {
+		case c == '"':
+			// A string, eight bytes at a time (SWAR), as scanString.
+			i++
+			for {
+				for i+8 <= len(b) {
+					if m := specialStringBytes(load64(b, i)); m != 0 {
+						i += bits.TrailingZeros64(m) >> 3
+						goto special
+					}
+					i += 8
+				}
+				for i < len(b) && plainStringByte[b[i]] {
+					i++
+				}
+				if i >= len(b) {
+					return false
+				}
+			special:
+				if b[i] == '"' {
+					i++
+					break
+				}
+				if b[i] != '\\' || i+1 >= len(b) {
+					return false
+				}
+				switch b[i+1] {
+				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+					i += 2
+				case 'u':
+					if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+						return false
+					}
+					i += 6
+				default:
+					return false
+				}
+			}
+			if key {
+				if i < len(b) && b[i] <= ' ' {
+					i = skipWS(b, i)
+				}
+				if i >= len(b) || b[i] != ':' {
+					return false
+				}
+				i++
+				key = false
+				continue
+			}
+		case key:
+			return false
+		case c == '{':
+			if i++; i < len(b) && b[i] <= ' ' {
+				i = skipWS(b, i)
+			}
+			if i < len(b) && b[i] == '}' {
+				i++
+				break
+			}
+			if depth == skipFastDepth {
+				return false
+			}
+			objs |= 1 << depth
+			depth++
+			key = true
+			continue
+		case c == '[':
+			if i++; i < len(b) && b[i] <= ' ' {
+				i = skipWS(b, i)
+			}
+			if i < len(b) && b[i] == ']' {
+				i++
+				break
+			}
+			if depth == skipFastDepth {
+				return false
+			}
+			objs &^= 1 << depth
+			depth++
+			continue
+		case c == 't':
+			if len(b)-i < 4 || r.s[i:i+4] != "true" {
+				return false
+			}
+			i += 4
+		case c == 'f':
+			if len(b)-i < 5 || r.s[i:i+5] != "false" {
+				return false
+			}
+			i += 5
+		case c == 'n':
+			if len(b)-i < 4 || r.s[i:i+4] != "null" {
+				return false
+			}
+			i += 4
+		default:
+			if i = skipNum(b, i); i < 0 {
+				return false
+			}
+		}
+		// After a value: the end of the skipped one, or what follows a
+		// member or an element.
+		for {
+			if depth == 0 {
+				r.i = i
+				return true
+			}
+			if i < len(b) && b[i] <= ' ' {
+				i = skipWS(b, i)
+			}
+			if i >= len(b) {
+				return false
+			}
+			obj := objs>>(depth-1)&1 != 0
+			if c := b[i]; c == ',' {
+				i++
+				key = obj
+				break
+			} else if obj && c == '}' || !obj && c == ']' {
+				i++
+				depth--
+				continue
+			}
+			return false
+		}
+	}
+}
+
+// skipWS returns the index of the first non-space byte of b from i.
+func skipWS(b []byte, i int) int {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// skipNum skips a valid number at b[i] (skipFast), as number reads it:
+// the index after it, or -1.
+func skipNum(b []byte, i int) int {
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return -1
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return -1
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return -1
+		}
+	}
+	return i
+}
 
 func (r *jreader) skipDepth(depth int) {
 	if depth > maxJSONDepth {
@@ -633,28 +913,33 @@ func (r *jreader) beginFields(ko *keyOrder) bool {
 // number (0 for an unknown key, whose value the caller skips); false at the
 // closing brace or on an error. Start each object with beginFields.
 func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
-	first := ko.pos == 0 // pos counts the members read so far
+	// The expected key, `"key":` first and `,"key":` after, compared as
+	// three words (lits[0] never matches).
 	b, i := r.b, r.i
-	if i < len(b) {
-		c := b[i]
-		if c == ',' && !first {
-			i++
-		} else if c == '}' {
-			r.i = i + 1
-			ko.n = min(ko.n, ko.pos)
-			return 0, false
-		}
-		if i < len(b) && b[i] == '"' && (c == ',' || first) {
-			if ko.pos < ko.n {
-				f := ko.seq[ko.pos]
-				if l := &lits[f]; f != 0 && l.at(b[i:]) {
-					r.i = i + len(l.s)
-					ko.pos++
-					return f, true
-				}
-			}
+	if pos := ko.pos; pos < ko.n && len(b)-i >= 24 {
+		f := ko.seq[pos]
+		v := &lits[f].v[min(pos, 1)]
+		x := (*[24]byte)(b[i:])
+		if binary.LittleEndian.Uint64(x[:8])&v.m[0] == v.w[0] &&
+			binary.LittleEndian.Uint64(x[8:16])&v.m[1] == v.w[1] &&
+			binary.LittleEndian.Uint64(x[16:])&v.m[2] == v.w[2] {
+			r.i = i + v.n
+			ko.pos = pos + 1
+			return f, true
 		}
 	}
+	if i < len(b) && b[i] == '}' {
+		r.i = i + 1
+		ko.n = min(ko.n, ko.pos)
+		return 0, false
+	}
+	return r.fieldKeySlow(ko, lits)
+}
+
+// fieldKeySlow is fieldKey for a key not where the previous object had
+// it (or near the end of the input, or the closing brace).
+func (r *jreader) fieldKeySlow(ko *keyOrder, lits keyTable) (uint8, bool) {
+	first := ko.pos == 0 // pos counts the members read so far
 	k, ok := r.nextKey(&first)
 	if !ok {
 		ko.n = min(ko.n, ko.pos)
@@ -691,48 +976,52 @@ type keyTable []keyLit
 // keyLits is the keyTable of keys, numbered from 1 in order.
 func keyLits(keys ...string) keyTable {
 	t := make(keyTable, len(keys)+1)
+	t[0] = noKeyLit
 	for i, k := range keys {
 		t[i+1] = newKeyLit(k)
 	}
 	return t
 }
 
-// keyLit is a member's key as it appears in compact JSON, `"key":`, with
-// its first sixteen bytes as two little-endian words and masks, so that
-// recognising it costs two loads and compares (no call).
+// keyLit is a member's key as it appears in compact JSON, `"key":` (and
+// `,"key":` after the first member), as little-endian words and masks, so
+// that recognising it costs three loads and compares (no call).
 type keyLit struct {
-	s      string
-	w0, w1 uint64
-	m0, m1 uint64
+	s string
+	v [2]keyWords // v[0]: `"key":`, v[1]: `,"key":`
 }
+
+// keyWords are the first 24 bytes of a key's literal, as words and masks
+// for the bytes in use, and its length (literals longer than 24 bytes
+// never match: their keys are read the slow way).
+type keyWords struct {
+	w, m [3]uint64
+	n    int
+}
+
+// noKeyLit is keyTable[0]: its words match nothing (a byte masked with
+// 0xff is never 0x100).
+var noKeyLit = keyLit{v: [2]keyWords{{w: [3]uint64{0x100}, m: [3]uint64{0xff}}, {w: [3]uint64{0x100}, m: [3]uint64{0xff}}}}
 
 func newKeyLit(k string) keyLit {
 	s := `"` + k + `":`
-	var buf [16]byte
-	n := copy(buf[:], s)
-	mask := func(n int) uint64 {
-		switch {
-		case n <= 0:
-			return 0
-		case n >= 8:
-			return ^uint64(0)
+	words := func(s string) keyWords {
+		if len(s) > 24 {
+			return noKeyLit.v[0]
 		}
-		return 1<<(8*n) - 1
+		var buf [24]byte
+		copy(buf[:], s)
+		kw := keyWords{n: len(s)}
+		for j := range 3 {
+			kw.w[j] = binary.LittleEndian.Uint64(buf[8*j:])
+			switch n := len(s) - 8*j; {
+			case n >= 8:
+				kw.m[j] = ^uint64(0)
+			case n > 0:
+				kw.m[j] = 1<<(8*n) - 1
+			}
+		}
+		return kw
 	}
-	return keyLit{
-		s:  s,
-		w0: binary.LittleEndian.Uint64(buf[:8]), w1: binary.LittleEndian.Uint64(buf[8:]),
-		m0: mask(n), m1: mask(n - 8),
-	}
-}
-
-// at reports whether b starts with the key.
-func (l *keyLit) at(b []byte) bool {
-	if len(b) < 16 {
-		return len(b) >= len(l.s) && string(b[:len(l.s)]) == l.s
-	}
-	if binary.LittleEndian.Uint64(b)&l.m0 != l.w0 || binary.LittleEndian.Uint64(b[8:])&l.m1 != l.w1 {
-		return false
-	}
-	return len(l.s) <= 16 || (len(b) >= len(l.s) && string(b[16:len(l.s)]) == l.s[16:])
+	return keyLit{s: s, v: [2]keyWords{words(s), words("," + s)}}
 }

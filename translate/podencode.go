@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -15,6 +16,21 @@ import (
 // control characters escaped, invalid UTF-8 replaced by U+FFFD (as
 // encoding/json does, minus its HTML escaping, which JSON does not need).
 func appendJSONString(b []byte, s string) []byte {
+	if len(s) < 8 && plainShortASCII(s) {
+		// Short plain strings (words of args, ids, counts' names): one
+		// check of all their bytes at once.
+		n := len(b)
+		if cap(b)-n >= len(s)+2 {
+			b = b[:n+len(s)+2]
+			b[n] = '"'
+			copy(b[n+1:], s)
+			b[n+1+len(s)] = '"'
+			return b
+		}
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
 	b = append(b, '"')
 	// Fast path: plain ASCII (no quote, backslash or control character),
 	// which most strings are, copied at once. Eight bytes at a time
@@ -22,11 +38,11 @@ func appendJSONString(b []byte, s string) []byte {
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	i := 0
 	for ; i+8 <= len(w); i += 8 {
-		if x := binary.LittleEndian.Uint64(w[i:]); x&swarHighs != 0 || specialStringBytes(x) != 0 {
+		if !plainASCII8(load64(w, i)) {
 			break
 		}
 	}
-	if i == len(w) || i+8 > len(w) && len(w) >= 8 && plainASCII8(binary.LittleEndian.Uint64(w[len(w)-8:])) {
+	if i == len(w) || i+8 > len(w) && len(w) >= 8 && plainASCII8(load64(w, len(w)-8)) {
 		b = append(b, s...)
 		return append(b, '"')
 	}
@@ -34,7 +50,7 @@ func appendJSONString(b []byte, s string) []byte {
 	for i < len(s) {
 		// Eight plain ASCII bytes at a time (SWAR).
 		if i+8 <= len(s) {
-			if plainASCII8(binary.LittleEndian.Uint64(w[i:])) {
+			if plainASCII8(load64(w, i)) {
 				i += 8
 				continue
 			}
@@ -83,14 +99,60 @@ func appendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
+// plainShortASCII reports whether s, shorter than eight bytes, is ASCII
+// that stands for itself in a JSON string: its bytes gathered into one
+// word (overlapping when there are four or more, padded with 'a' when
+// fewer) and checked at once.
+func plainShortASCII(s string) bool {
+	var x uint64
+	switch n := len(s); {
+	case n >= 4:
+		x = uint64(binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), 4))) |
+			uint64(binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[n-4:]), 4)))<<32
+	case n > 0:
+		x = uint64(s[0]) | uint64(s[n>>1])<<8 | uint64(s[n-1])<<16 | 0x6161616161000000
+	default:
+		return true
+	}
+	return plainASCII8(x)
+}
+
 // plainASCII8 reports whether the eight bytes of x are ASCII that stands
 // for itself in a JSON string.
-func plainASCII8(x uint64) bool { return x&swarHighs == 0 && specialStringBytes(x) == 0 }
+// (specialStringBytes without its &^x: with x or-ed in instead, a byte
+// is marked if it is not ASCII or is special.)
+func plainASCII8(x uint64) bool {
+	q := x ^ (swarOnes * '"')
+	bs := x ^ (swarOnes * '\\')
+	return ((x-swarOnes*0x20)|(q-swarOnes)|(bs-swarOnes)|x)&swarHighs == 0
+}
 
 const hexDigit = "0123456789abcdef"
 
 // appendJSONFloat formats f as encoding/json does.
 func appendJSONFloat(b []byte, f float64) []byte {
+	if f == 0 && !math.Signbit(f) {
+		return append(b, '0')
+	}
+	if f >= 1e-6 && f < 1e15 {
+		// Prices: a few decimals. The decimal m/10^d with the fewest
+		// decimals d that reads back as f (m/10^d correctly rounded: m
+		// and 10^d are exact) is strconv's shortest form when m has at
+		// most 15 digits: two decimals of at most 15 significant digits
+		// never read as the same float64, so no shorter one does.
+		for d := 0; d <= 8; d++ {
+			m := math.Round(f * float64pow10[d])
+			if m >= 1e15 {
+				break
+			}
+			if m/float64pow10[d] == f {
+				if u := uint64(m); d == 0 || u%10 != 0 {
+					return appendDecimal(b, u, d)
+				}
+				break
+			}
+		}
+	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(b, '0') // cannot come from JSON input
 	}
@@ -109,6 +171,34 @@ func appendJSONFloat(b []byte, f float64) []byte {
 		}
 	}
 	return b
+}
+
+// float64pow10 are the powers of ten that a float64 holds exactly.
+var float64pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// appendDecimal appends m/10^d in decimal notation (d decimals, at least
+// one digit before the point).
+func appendDecimal(b []byte, m uint64, d int) []byte {
+	var buf [24]byte // m < 1e15, d <= 8
+	i := len(buf)
+	for range d {
+		i--
+		buf[i] = byte('0' + m%10)
+		m /= 10
+	}
+	if d > 0 {
+		i--
+		buf[i] = '.'
+	}
+	for {
+		i--
+		buf[i] = byte('0' + m%10)
+		if m /= 10; m == 0 {
+			break
+		}
+	}
+	return append(b, buf[i:]...)
 }
 
 // jw appends the members of one JSON object.
@@ -287,7 +377,9 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = append(b, `,"name":`...)
 	b = appendJSONString(b, p.Name)
 	b = append(b, `,"image":`...)
+	img := len(b) // imageName is the same string: encoded once
 	b = appendJSONString(b, p.Image)
+	imgLen := len(b) - img
 	b = append(b, `,"containerDiskInGb":`...)
 	b = strconv.AppendInt(b, int64(p.Disk), 10)
 	if p.Registry != "" {
@@ -317,9 +409,12 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	cost := len(b) - n
 	b = append(b, `,"adjustedCostPerHr":`...)
 	b = append(b, b[n:n+cost]...)
+	gpuID, gpuIDLen := 0, 0 // gpuTypeId is the same string: encoded once
 	if g := p.GPU; g != nil {
 		b = append(b, `,"gpu":{"id":`...)
+		gpuID = len(b)
 		b = appendJSONString(b, g.ID)
+		gpuIDLen = len(b) - gpuID
 		b = append(b, `,"count":`...)
 		b = strconv.AppendInt(b, int64(g.Count), 10)
 		b = append(b, '}')
@@ -382,11 +477,11 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	}
 	// The names runpodctl reads (v1Pod.ImageName): the values above again.
 	b = append(b, `,"imageName":`...)
-	b = appendJSONString(b, p.Image)
+	b = append(b, b[img:img+imgLen]...)
 	if g := p.GPU; g != nil {
 		if g.ID != "" {
 			b = append(b, `,"gpuTypeId":`...)
-			b = appendJSONString(b, g.ID)
+			b = append(b, b[gpuID:gpuID+gpuIDLen]...)
 		}
 		if g.Count != 0 {
 			b = append(b, `,"gpuCount":`...)
@@ -402,37 +497,197 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 
 // appendPodArgs appends dockerStartCmd as fillV1Pod sets it (H-args: args
 // split into words, omitted when they cannot be split), without a slice of
-// words in the common case of arguments without quotes or backslashes.
+// words: ASCII args (the common case) in one pass (appendASCIIPodArgs),
+// others word by word (appendQuotedPodArgs).
 func appendPodArgs(w *jw, args string) []byte {
-	for i := 0; i < len(args); i++ {
-		if c := args[i]; c == '\\' || c == '\'' || c == '"' {
-			return appendQuotedPodArgs(w, args)
-		}
+	if !isASCII(args) {
+		return appendQuotedPodArgs(w, args)
 	}
-	w.key("dockerStartCmd")
-	w.b = append(w.b, '[')
-	n, start := 0, -1
-	for i := 0; i <= len(args); i++ {
-		if i == len(args) || isArgSpace(args[i]) {
-			if start >= 0 {
-				if n > 0 {
-					w.b = append(w.b, ',')
-				}
-				w.b = appendJSONString(w.b, args[start:i])
-				n++
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	return append(w.b, ']')
+	return appendASCIIPodArgs(w, args)
 }
 
-// appendQuotedPodArgs is appendPodArgs for args with quotes or
-// backslashes: the words are split (SplitArgs) straight into the answer,
-// without a string per word; on an unterminated quote dockerStartCmd is
-// left out, as fillV1Pod leaves it.
+// isASCII reports whether s is all ASCII (eight bytes at a time).
+func isASCII(s string) bool {
+	w := unsafe.Slice(unsafe.StringData(s), len(s))
+	var or uint64
+	i := 0
+	for ; i+8 <= len(w); i += 8 {
+		or |= load64(w, i)
+	}
+	for ; i < len(w); i++ {
+		or |= uint64(w[i])
+	}
+	return or&swarHighs == 0
+}
+
+// jsonPlainASCII marks the ASCII bytes that stand for themselves in a JSON
+// string (appendJSONString copies them as they are).
+var jsonPlainASCII = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// argJSONPlain marks the bytes that stand for themselves both outside
+// quotes in args (argPlainByte) and in a JSON string (jsonPlainASCII).
+var argJSONPlain = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = argPlainByte[c] && jsonPlainASCII[c]
+	}
+	return t
+}()
+
+// appendEscASCII appends the ASCII byte c, which does not stand for itself
+// in a JSON string, escaped as appendJSONString escapes it.
+func appendEscASCII(b []byte, c byte) []byte {
+	switch c {
+	case '"', '\\':
+		return append(b, '\\', c)
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigit[c>>4], hexDigit[c&0xf])
+}
+
+// appendJSONASCII appends the content of a JSON string for the ASCII s
+// (what appendJSONString writes between the quotes).
+func appendJSONASCII(b []byte, s string) []byte {
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && jsonPlainASCII[s[j]] {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		b = appendEscASCII(b, s[j])
+		i = j + 1
+	}
+	return b
+}
+
+// appendASCIIPodArgs is appendQuotedPodArgs for ASCII args, in one pass:
+// the words are split as SplitArgs splits them and written as
+// appendJSONString writes them, straight into the answer. (ASCII only:
+// appendJSONString's handling of UTF-8 depends on a whole word, which
+// quotes may cut into pieces.)
+func appendASCIIPodArgs(w *jw, s string) []byte {
+	mark, first := len(w.b), w.first
+	w.key("dockerStartCmd")
+	b := append(w.b, '[')
+	n, i := 0, 0
+	for {
+		// Between words: whitespace, and backslash-newlines, which
+		// disappear without starting a word.
+		for i < len(s) {
+			if isArgSpace(s[i]) {
+				i++
+			} else if s[i] == '\\' && i+1 < len(s) && s[i+1] == '\n' {
+				i += 2
+			} else {
+				break
+			}
+		}
+		if i == len(s) {
+			w.b = append(b, ']')
+			return w.b
+		}
+		if n > 0 {
+			b = append(b, ',')
+		}
+		n++
+		b = append(b, '"')
+	word:
+		for i < len(s) {
+			switch c := s[i]; {
+			case argJSONPlain[c]:
+				j := i + 1
+				for j < len(s) && argJSONPlain[s[j]] {
+					j++
+				}
+				b = append(b, s[i:j]...)
+				i = j
+			case isArgSpace(c):
+				i++
+				break word
+			case c == '\'':
+				end := strings.IndexByte(s[i+1:], '\'')
+				if end < 0 {
+					w.b, w.first = b[:mark], first
+					return w.b
+				}
+				b = appendJSONASCII(b, s[i+1:i+1+end])
+				i += end + 2
+			case c == '"':
+				// '\\' keeps $ ` " \\ and drops a newline; anything else
+				// is kept as it is.
+				for i++; ; {
+					j := i
+					for j < len(s) && jsonPlainASCII[s[j]] {
+						j++
+					}
+					b = append(b, s[i:j]...)
+					if i = j; i == len(s) {
+						w.b, w.first = b[:mark], first
+						return w.b
+					}
+					d := s[i]
+					if d == '"' {
+						i++
+						break
+					}
+					if d == '\\' && i+1 < len(s) {
+						switch e := s[i+1]; e {
+						case '$', '`', '"', '\\':
+							b = appendJSONByte(b, e)
+							i += 2
+							continue
+						case '\n':
+							i += 2
+							continue
+						}
+					}
+					b = appendEscASCII(b, d)
+					i++
+				}
+			case c == '\\':
+				if i+1 == len(s) { // a final lone backslash is literal
+					b = append(b, '\\', '\\')
+					i++
+					continue
+				}
+				if s[i+1] != '\n' { // backslash-newline disappears
+					b = appendJSONByte(b, s[i+1])
+				}
+				i += 2
+			default: // a control character that is not whitespace
+				b = appendEscASCII(b, c)
+				i++
+			}
+		}
+		b = append(b, '"')
+	}
+}
+
+// appendJSONByte appends the ASCII byte c as appendJSONString writes it.
+func appendJSONByte(b []byte, c byte) []byte {
+	if jsonPlainASCII[c] {
+		return append(b, c)
+	}
+	return appendEscASCII(b, c)
+}
+
+// appendQuotedPodArgs is appendPodArgs for any args (it serves those with
+// non-ASCII bytes): the words are split (SplitArgs) straight into the
+// answer, without a string per word, a word without quotes or backslashes
+// straight from args; on an unterminated quote dockerStartCmd is left
+// out, as fillV1Pod leaves it.
 func appendQuotedPodArgs(w *jw, args string) []byte {
 	mark, first := len(w.b), w.first
 	w.key("dockerStartCmd")
@@ -441,9 +696,28 @@ func appendQuotedPodArgs(w *jw, args string) []byte {
 	word := buf[:0]
 	it := argWords{s: args}
 	for n := 0; ; n++ {
+		// A word of plain bytes (no quotes, no backslashes) is appended
+		// straight from args; any other one is split into word.
+		i := it.i
+		for i < len(args) && isArgSpace(args[i]) {
+			i++
+		}
+		j := i
+		for j < len(args) && argPlainByte[args[j]] {
+			j++
+		}
+		if j > i && (j == len(args) || isArgSpace(args[j])) {
+			if n > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = appendJSONString(w.b, args[i:j])
+			it.i = j
+			continue
+		}
 		var ok bool
 		var err error
-		word, ok, err = it.next(word[:0])
+		it.i = j
+		word, ok, err = it.cont(append(word[:0], args[i:j]...), j > i)
 		if err != nil {
 			w.b, w.first = w.b[:mark], first
 			return w.b

@@ -367,6 +367,7 @@ const (
 
 var podKeyLits = func() keyTable {
 	t := make(keyTable, pfCount)
+	t[0] = noKeyLit
 	for f, k := range map[uint8]string{
 		pfID: "id", pfName: "name", pfStatus: "status", pfImage: "image", pfArgs: "args",
 		pfDisk: "disk", pfMounts: "mounts", pfPorts: "ports", pfEnv: "env", pfRegistry: "registry",

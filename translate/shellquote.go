@@ -122,12 +122,36 @@ type argWords struct {
 // last one, or the error of an unterminated quote. Given the previous
 // word[:0], it allocates nothing while the words fit.
 func (a *argWords) next(cur []byte) (word []byte, ok bool, err error) {
+	return a.cont(cur, false)
+}
+
+// argPlainByte marks the bytes that stand for themselves outside quotes:
+// all but ASCII whitespace, quotes and the backslash.
+var argPlainByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = !isArgSpace(byte(c)) && c != '\'' && c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// cont is next for a word begun already (inWord: cur holds its start,
+// which ended at a.i).
+func (a *argWords) cont(cur []byte, inWord bool) (word []byte, ok bool, err error) {
 	s := a.s
-	inWord := false
-	for ; a.i < len(s); a.i++ {
+	for a.i < len(s) {
 		i := a.i
 		c := s[i]
 		switch {
+		case argPlainByte[c]:
+			// A run of plain bytes at once.
+			j := i + 1
+			for j < len(s) && argPlainByte[s[j]] {
+				j++
+			}
+			cur = append(cur, s[i:j]...)
+			a.i = j
+			inWord = true
+			continue
 		case isArgSpace(c):
 			if inWord {
 				a.i++
@@ -145,12 +169,21 @@ func (a *argWords) next(cur []byte) (word []byte, ok bool, err error) {
 			inWord = true
 			closed := false
 			for i++; i < len(s); i++ {
+				// A run without quotes or backslashes at once.
+				j := i
+				for j < len(s) && s[j] != '"' && s[j] != '\\' {
+					j++
+				}
+				cur = append(cur, s[i:j]...)
+				if i = j; i == len(s) {
+					break
+				}
 				d := s[i]
 				if d == '"' {
 					closed = true
 					break
 				}
-				if d == '\\' && i+1 < len(s) {
+				if i+1 < len(s) {
 					switch s[i+1] {
 					case '$', '`', '"', '\\':
 						cur = append(cur, s[i+1])
@@ -167,22 +200,21 @@ func (a *argWords) next(cur []byte) (word []byte, ok bool, err error) {
 				return nil, false, ErrUnterminatedDoubleQuote
 			}
 			a.i = i
-		case c == '\\':
+		default: // c == '\\'
 			if i+1 >= len(s) {
 				cur = append(cur, '\\')
-				inWord = true
-				continue
+				a.i++
+				return cur, true, nil
 			}
 			a.i++
 			if s[a.i] == '\n' {
+				a.i++
 				continue // line continuation
 			}
 			cur = append(cur, s[a.i])
 			inWord = true
-		default:
-			cur = append(cur, c)
-			inWord = true
 		}
+		a.i++
 	}
 	return cur, inWord, nil
 }

@@ -178,3 +178,27 @@ func FuzzSplitArgs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzAppendPodArgs: dockerStartCmd as the list path writes it
+// (appendPodArgs, one pass for ASCII args) is byte for byte SplitArgs'
+// words written by jw.strs, or nothing when SplitArgs fails.
+func FuzzAppendPodArgs(f *testing.F) {
+	for _, seed := range []string{"", "a b", `'a b' "c\"d"`, `a\ b\`, "\"x\\\ny\"", `'unterminated`, `"\$\` + "`" + `"`,
+		"a \\\n b", "\\\n", "x\\\ny", "'' \"\"", "\x01a\x7f \"\t\x02\"", `a\"b 'c"\d' "e\\f\g"`, "caf\xc3\xa9 \"\xe2\"\x80\xa8",
+		`python -m vllm --model 'meta-llama/Llama-3.1-8B-Instruct' --served-model-name "llama 3"`} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		w := jw{b: []byte("{"), first: true}
+		got := string(appendPodArgs(&w, s))
+		want := "{"
+		if words, err := SplitArgs(s); err == nil {
+			ww := jw{b: []byte("{"), first: true}
+			ww.strs("dockerStartCmd", words)
+			want = string(ww.b)
+		}
+		if got != want {
+			t.Fatalf("appendPodArgs(%q) = %s, want %s", s, got, want)
+		}
+	})
+}

@@ -1,0 +1,234 @@
+package translate
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"math/bits"
+	"math/rand/v2"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// FuzzSkipFast: skip (skipFast, falling back on skipDepth) ends where
+// skipDepth alone ends, with the same error, on any input.
+func FuzzSkipFast(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,2.5e-3,"x\"y\u00e9",true,false,null,{}]}`, ` { "a" : [ 1 , { } ] , "b" : -0 } x`,
+		`{"a":1,}`, `[1,]`, `{"a" 1}`, `"\x"`, `"\u12g4"`, "\"a\x01\"", `01`, `-`, `1.`, `1e+`, `tru`, `nul`, `{"a":{"b":[[[[`,
+		strings.Repeat("[", 70) + strings.Repeat("]", 70), strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("}", 300)} {
+		f.Add([]byte(s), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, at uint8) {
+		start := 0
+		if len(b) > 0 {
+			start = int(at) % len(b)
+		}
+		r1, r2 := newJReader(b), newJReader(b)
+		r1.i, r2.i = start, start
+		r1.skip()
+		r2.skipDepth(0)
+		if r1.i != r2.i || (r1.err == nil) != (r2.err == nil) || r1.err != nil && r1.err.Error() != r2.err.Error() {
+			t.Fatalf("%q at %d: skip ends at %d (%v), skipDepth at %d (%v)", b, start, r1.i, r1.err, r2.i, r2.err)
+		}
+	})
+}
+
+// TestSkipFastTakesValidJSON: skipFast itself skips valid JSON, compact
+// or spaced (the fallback is for errors and deep nesting only).
+func TestSkipFastTakesValidJSON(t *testing.T) {
+	body, err := os.ReadFile("testdata/podlistmixed100.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range [][]byte{body, []byte(strings.ReplaceAll(string(body), ",", " ,\n\t"))} {
+		r := newJReader(b)
+		if !r.skipFast() || r.i != len(b) {
+			t.Fatalf("skipFast stopped at %d of %d", r.i, len(b))
+		}
+	}
+}
+
+// FuzzStr: a string as str reads it is encoding/json's (for valid UTF-8:
+// str keeps invalid bytes, which appendJSONString replaces as
+// encoding/json does), and str fails where encoding/json does.
+func FuzzStr(f *testing.F) {
+	for _, s := range []string{`"a"`, `"a\"b\\c\/d\be\ff\ng\rh\ti"`, `"\u00e9\ud83d\ude00\ud83d x\udc00"`, `"\u2028"`, "\"caf\xc3\xa9 \\\"q\\\"\"", `"\x"`, `"abc`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := newJReader(b)
+		got := r.str()
+		var want string
+		err := json.Unmarshal(b, &want)
+		if r.err == nil && r.i == len(b) {
+			if err != nil || utf8.Valid(b) && got != want {
+				t.Fatalf("%q: str %q, encoding/json %q (%v)", b, got, want, err)
+			}
+		} else if r.err != nil && err == nil {
+			t.Fatalf("%q: str fails (%v), encoding/json reads %q", b, r.err, want)
+		}
+	})
+}
+
+// FuzzFloat: a number as float reads it and appendJSONFloat writes it is
+// encoding/json's (strconv's), for short decimals (the fast paths) and any
+// other number.
+func FuzzFloat(f *testing.F) {
+	for _, s := range []string{"0", "-0", "0.69", "6.88", "1.38", "0.12", "100", "1.5", "0.000001", "0.0000001", "123456789012345",
+		"1234567890123456", "0.1234567890123456789", "1e21", "-2.5", "999999999999999.9", "0.3", "3.14159", "00.5"} {
+		f.Add(s, 0.0)
+	}
+	f.Add("1", 0.1+0.2)
+	f.Add("1", 1e15-0.5)
+	f.Fuzz(func(t *testing.T, tok string, x float64) {
+		r := newJReader([]byte(tok))
+		got := r.float()
+		want, err := strconv.ParseFloat(strings.TrimLeft(tok, " \t\n\r"), 64)
+		if r.err == nil && r.i == len(tok) {
+			if err != nil || math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("%q: float %v, ParseFloat %v (%v)", tok, got, want, err)
+			}
+			x = got
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return
+		}
+		enc, _ := json.Marshal(x)
+		if s := string(appendJSONFloat(nil, x)); s != string(enc) {
+			t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", x, s, enc)
+		}
+	})
+}
+
+// TestShortDecimals: the fast paths of float and appendJSONFloat on many
+// decimals of up to 17 digits, and on random float64s, agree with strconv.
+func TestShortDecimals(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	n := 300000
+	if testing.Short() {
+		n = 20000
+	}
+	for range n {
+		digits := 1 + r.IntN(17)
+		m := r.Uint64N(uint64(math.Pow10(digits)))
+		d := r.IntN(12)
+		s := strconv.FormatUint(m, 10)
+		for len(s) <= d {
+			s = "0" + s
+		}
+		if d > 0 {
+			s = s[:len(s)-d] + "." + s[len(s)-d:]
+		}
+		if r.IntN(4) == 0 {
+			s = "-" + s
+		}
+		want, _ := strconv.ParseFloat(s, 64)
+		jr := newJReader([]byte(s))
+		if got := jr.float(); jr.err != nil || math.Float64bits(got) != math.Float64bits(want) {
+			t.Fatalf("%q: float %v (%v), ParseFloat %v", s, got, jr.err, want)
+		}
+		for _, x := range []float64{want, math.Float64frombits(r.Uint64()), r.Float64() * math.Pow10(r.IntN(22)-7), float64(r.IntN(1000000)) / 100} {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			enc, _ := json.Marshal(x)
+			if got := appendJSONFloat(nil, x); string(got) != string(enc) {
+				t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", x, got, enc)
+			}
+		}
+	}
+}
+
+// TestFieldKeyLongKeys: a key recognised by place is compared whole, past
+// the sixteen bytes of its words, first in its object and after a comma.
+func TestFieldKeyLongKeys(t *testing.T) {
+	long := "abcdefghijklmnopqrstuvwxyz"
+	for n := 10; n <= len(long); n++ {
+		k := long[:n]
+		lits := keyLits("x", k)
+		for at := 0; at < n; at++ {
+			other := k[:at] + "_" + k[at+1:]
+			for _, doc := range []string{`{"` + k + `":1,"x":2}`, `{"x":2,"` + k + `":1}`} {
+				var ko keyOrder
+				// The first object teaches the order, the second one is
+				// read by it, with one byte of the long key changed.
+				for pass, d := range []string{doc, strings.Replace(doc, k, other, 1)} {
+					r := newJReader([]byte(d))
+					r.beginFields(&ko)
+					var got []uint8
+					for {
+						f, ok := r.fieldKey(&ko, lits)
+						if !ok {
+							break
+						}
+						got = append(got, f)
+						r.skip()
+					}
+					f := uint8(2) // the long key, or unknown in the second
+					if pass == 1 {
+						f = 0
+					}
+					want := []uint8{f, 1}
+					if d[2] == 'x' {
+						want = []uint8{1, f}
+					}
+					if r.err != nil || !slices.Equal(got, want) {
+						t.Fatalf("%s: fields %v, want %v (%v)", d, got, want, r.err)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestSpecialStringBytes: the SWAR test marks the lowest special byte of
+// a word exactly (the bytes above it may be marked too), on words made of
+// the bytes around the special ones.
+func TestSpecialStringBytes(t *testing.T) {
+	bytesAt := []byte{0, 1, 0x1f, 0x20, 0x21, '"', 0x23, 0x5b, '\\', 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		var w [8]byte
+		for k := range w {
+			w[k] = bytesAt[r.IntN(len(bytesAt))]
+		}
+		x := binary.LittleEndian.Uint64(w[:])
+		m := specialStringBytes(x)
+		lowest := 8
+		for k, c := range w {
+			if c < 0x20 || c == '"' || c == '\\' {
+				lowest = k
+				break
+			}
+		}
+		got := 8
+		if m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if got != lowest || m&^swarHighs != 0 {
+			t.Fatalf("% x: marks %x, lowest special byte %d", w, m, lowest)
+		}
+		if plain := x&swarHighs == 0 && lowest == 8; plainASCII8(x) != plain {
+			t.Fatalf("% x: plainASCII8 %v", w, !plain)
+		}
+	}
+}
+
+// FuzzInteger: integer (its fast path for plain digits) reads what
+// integerToken reads, ends where it ends and fails as it fails.
+func FuzzInteger(f *testing.F) {
+	for _, s := range []string{"0", "0,", "01,", "0.5,", "0e1,", "7}", "123456789012345678,", "1234567890123456789,", "99999999999999999999,", "-5,", " 5,", "5.,", "5e", "5E+1,", "12"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r1, r2 := newJReader(b), newJReader(b)
+		n1, n2 := r1.integer(), r2.integerToken()
+		if n1 != n2 || r1.i != r2.i || (r1.err == nil) != (r2.err == nil) || r1.err != nil && r1.err.Error() != r2.err.Error() {
+			t.Fatalf("%q: integer %d at %d (%v), integerToken %d at %d (%v)", b, n1, r1.i, r1.err, n2, r2.i, r2.err)
+		}
+	})
+}
