@@ -48,6 +48,11 @@ type jreader struct {
 	net    []v2NetworkMount
 
 	// The order of keys in the previous object of each kind (fieldKey).
+	keyOrders
+}
+
+// keyOrders are the key orders of each kind of object a jreader has seen.
+type keyOrders struct {
 	podKeys, rtKeys, portKeys, gpuKeys, cpuKeys, mountKeys, persistentKeys keyOrder
 }
 

@@ -84,13 +84,28 @@ type podBox struct {
 	ports [4]v2RuntimePort
 }
 
+// learnedKeyOrders keeps the key orders of the pods decodePod read last.
+// A single pod has no earlier pod of its own to predict its keys from
+// (fieldKey), but every v2 answer lists them in one order: without this,
+// each GET of one pod would look every key up the slow way. The orders
+// are only a guess, checked key by key, so what a pod decodes to never
+// depends on them.
+var learnedKeyOrders sync.Pool // *keyOrders
+
 // decodePod decodes one v2 Pod.
 func decodePod(b []byte) (*v2Pod, error) {
 	r := jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
+	ko, _ := learnedKeyOrders.Get().(*keyOrders)
+	if ko == nil {
+		ko = new(keyOrders)
+	}
+	r.keyOrders = *ko
 	box := new(podBox)
 	r.gpus.buf, r.cpus.buf, r.mounts_.buf, r.rts.buf = box.gpu[:0], box.cpu[:0], box.pm[:0], box.rt[:0]
 	r.ports = box.ports[:0]
 	r.pod(&box.p)
+	*ko = r.keyOrders
+	learnedKeyOrders.Put(ko)
 	r.end()
 	if r.err != nil {
 		return nil, r.err
