@@ -466,46 +466,20 @@ func hex4(b []byte) rune {
 func (r *jreader) number() string {
 	r.ws()
 	start := r.i
-	b := r.b
-	i := r.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
+	i := skipNum(r.b, start)
+	if i < 0 {
+		// The message says which part is wrong; the byte is the token's
+		// first either way.
+		j := start
+		if j < len(r.b) && r.b[j] == '-' {
+			j++
 		}
-	default:
-		r.fail("expected a number")
+		if j < len(r.b) && r.b[j] >= '0' && r.b[j] <= '9' {
+			r.fail("invalid number")
+		} else {
+			r.fail("expected a number")
+		}
 		return ""
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
-			r.fail("invalid number")
-			return ""
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		d := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == d {
-			r.fail("invalid number")
-			return ""
-		}
 	}
 	r.i = i
 	return r.s[start:i]
@@ -809,7 +783,7 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-// skipNum skips a valid number at b[i] (skipFast), as number reads it:
+// skipNum skips a valid number at b[i] (number and skipFast):
 // the index after it, or -1.
 func skipNum(b []byte, i int) int {
 	if i < len(b) && b[i] == '-' {
