@@ -684,10 +684,9 @@ func appendJSONByte(b []byte, c byte) []byte {
 }
 
 // appendQuotedPodArgs is appendPodArgs for any args (it serves those with
-// non-ASCII bytes): the words are split (SplitArgs) straight into the
-// answer, without a string per word, a word without quotes or backslashes
-// straight from args; on an unterminated quote dockerStartCmd is left
-// out, as fillV1Pod leaves it.
+// non-ASCII bytes, which are rare): the words are split (SplitArgs)
+// straight into the answer, without a string per word; on an unterminated
+// quote dockerStartCmd is left out, as fillV1Pod leaves it.
 func appendQuotedPodArgs(w *jw, args string) []byte {
 	mark, first := len(w.b), w.first
 	w.key("dockerStartCmd")
@@ -696,28 +695,9 @@ func appendQuotedPodArgs(w *jw, args string) []byte {
 	word := buf[:0]
 	it := argWords{s: args}
 	for n := 0; ; n++ {
-		// A word of plain bytes (no quotes, no backslashes) is appended
-		// straight from args; any other one is split into word.
-		i := it.i
-		for i < len(args) && isArgSpace(args[i]) {
-			i++
-		}
-		j := i
-		for j < len(args) && argPlainByte[args[j]] {
-			j++
-		}
-		if j > i && (j == len(args) || isArgSpace(args[j])) {
-			if n > 0 {
-				w.b = append(w.b, ',')
-			}
-			w.b = appendJSONString(w.b, args[i:j])
-			it.i = j
-			continue
-		}
 		var ok bool
 		var err error
-		it.i = j
-		word, ok, err = it.cont(append(word[:0], args[i:j]...), j > i)
+		word, ok, err = it.next(word[:0])
 		if err != nil {
 			w.b, w.first = w.b[:mark], first
 			return w.b

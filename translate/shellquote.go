@@ -118,13 +118,6 @@ type argWords struct {
 	i int
 }
 
-// next appends the next word to cur and returns it, ok=false after the
-// last one, or the error of an unterminated quote. Given the previous
-// word[:0], it allocates nothing while the words fit.
-func (a *argWords) next(cur []byte) (word []byte, ok bool, err error) {
-	return a.cont(cur, false)
-}
-
 // argPlainByte marks the bytes that stand for themselves outside quotes:
 // all but ASCII whitespace, quotes and the backslash.
 var argPlainByte = func() (t [256]bool) {
@@ -134,10 +127,12 @@ var argPlainByte = func() (t [256]bool) {
 	return t
 }()
 
-// cont is next for a word begun already (inWord: cur holds its start,
-// which ended at a.i).
-func (a *argWords) cont(cur []byte, inWord bool) (word []byte, ok bool, err error) {
+// next appends the next word to cur and returns it, ok=false after the
+// last one, or the error of an unterminated quote. Given the previous
+// word[:0], it allocates nothing while the words fit.
+func (a *argWords) next(cur []byte) (word []byte, ok bool, err error) {
 	s := a.s
+	inWord := false
 	for a.i < len(s) {
 		i := a.i
 		c := s[i]
