@@ -6,6 +6,7 @@ import (
 	"errors"
 	"math/bits"
 	"strconv"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -874,12 +875,23 @@ func (r *jreader) raw() []byte {
 	return r.b[start:r.i:r.i]
 }
 
-// keyOrder is the order of keys seen in the previous object of one kind.
+// keyOrder is the order of keys seen in the objects of one kind: the
+// longest order seen, each position holding the key of the last object
+// that had one there (and the key before that, for kinds that alternate).
 type keyOrder struct {
-	seq [40]uint8 // field numbers in order; 0: a key not in the table
-	n   int       // entries of seq in use
-	pos int       // position of the next member in the current object
+	// exp[p] is the literal expected at position p (`"key":` at 0,
+	// `,"key":` after), with its field number: the key's words in
+	// keyWordsTab, or noKeyLit's (0) for a key not in the table, which
+	// never match. alt[p] is the literal exp[p] held before (0 if none).
+	// (Indexes, not pointers: a keyOrder is copied in and out of
+	// learnedKeyOrders, and the garbage collector has nothing to scan.)
+	exp, alt [keyOrderLen]uint8 // indexes in keyWordsTab
+	n        int                // entries of exp in use
+	pos      int                // position in exp of the next member of the current object (0: none read yet)
 }
+
+// keyOrderLen bounds the keys a keyOrder remembers (v2 pods have 23).
+const keyOrderLen = 32
 
 // beginFields starts reading an object of the kind ko remembers.
 func (r *jreader) beginFields(ko *keyOrder) bool {
@@ -887,41 +899,66 @@ func (r *jreader) beginFields(ko *keyOrder) bool {
 	return r.beginObject()
 }
 
+// matchKey reports whether the literal v is at b[i:] (len(b)-i >= 24).
+func matchKey(v *keyWords, b []byte, i int) bool {
+	return load64(b, i)&v.m[0] == v.w[0] &&
+		load64(b, i+8)&v.m[1] == v.w[1] &&
+		load64(b, i+16)&v.m[2] == v.w[2]
+}
+
 // fieldKey advances to the next member of an object of the kind described
 // by lits (lits[f] is `"key":` for field f > 0) and returns its field
 // number (0 for an unknown key, whose value the caller skips); false at the
 // closing brace or on an error. Start each object with beginFields.
+//
+// The key is first compared with the one expected at this position, as
+// three words (no scan of the key, no lookup); only a key that is not
+// there exactly (another key, whitespace, an escape, the end of the
+// input near) is read the general way, by fieldKeySlow. Either way the
+// member read is the same: a literal matches only the bytes nextKey
+// would read as that key.
 func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
-	// The expected key, `"key":` first and `,"key":` after, compared as
-	// three words (lits[0] never matches).
 	b, i := r.b, r.i
 	if pos := ko.pos; pos < ko.n && len(b)-i >= 24 {
-		f := ko.seq[pos]
-		v := &lits[f].v[min(pos, 1)]
-		x := (*[24]byte)(b[i:])
-		if binary.LittleEndian.Uint64(x[:8])&v.m[0] == v.w[0] &&
-			binary.LittleEndian.Uint64(x[8:16])&v.m[1] == v.w[1] &&
-			binary.LittleEndian.Uint64(x[16:])&v.m[2] == v.w[2] {
+		if v := &keyWordsTab.w[ko.exp[pos]]; matchKey(v, b, i) {
 			r.i = i + v.n
 			ko.pos = pos + 1
-			return f, true
+			return v.f, true
 		}
 	}
 	if i < len(b) && b[i] == '}' {
 		r.i = i + 1
-		ko.n = min(ko.n, ko.pos)
 		return 0, false
 	}
 	return r.fieldKeySlow(ko, lits)
 }
 
 // fieldKeySlow is fieldKey for a key not where the previous object had
-// it (or near the end of the input, or the closing brace).
+// it (or near the end of the input, or the closing brace). Before
+// reading the key, it tries the key this position held before (kinds of
+// objects that alternate, as pods with a gpu and pods with a cpu) and the
+// key of the next position (an object without the expected key).
 func (r *jreader) fieldKeySlow(ko *keyOrder, lits keyTable) (uint8, bool) {
-	first := ko.pos == 0 // pos counts the members read so far
+	b, i, pos := r.b, r.i, ko.pos
+	if pos > 0 && pos < ko.n && len(b)-i >= 24 {
+		if a := ko.alt[pos]; a != 0 && matchKey(&keyWordsTab.w[a], b, i) {
+			v := &keyWordsTab.w[a]
+			ko.alt[pos], ko.exp[pos] = ko.exp[pos], a
+			r.i = i + v.n
+			ko.pos = pos + 1
+			return v.f, true
+		}
+		if pos+1 < ko.n {
+			if v := &keyWordsTab.w[ko.exp[pos+1]]; matchKey(v, b, i) {
+				r.i = i + v.n
+				ko.pos = pos + 2
+				return v.f, true
+			}
+		}
+	}
+	first := pos == 0 // pos > 0 once a member is read
 	k, ok := r.nextKey(&first)
 	if !ok {
-		ko.n = min(ko.n, ko.pos)
 		return 0, false
 	}
 	f := uint8(0)
@@ -931,11 +968,15 @@ func (r *jreader) fieldKeySlow(ko *keyOrder, lits keyTable) (uint8, bool) {
 			break
 		}
 	}
-	if ko.pos < len(ko.seq) {
-		ko.seq[ko.pos] = f
-		ko.n = max(ko.n, ko.pos+1)
+	if pos < len(ko.exp) {
+		v := lits[f].v[min(pos, 1)]
+		if pos < ko.n && ko.exp[pos] != v {
+			ko.alt[pos] = ko.exp[pos]
+		}
+		ko.exp[pos] = v
+		ko.n = max(ko.n, pos+1)
 	}
-	ko.pos++
+	ko.pos = pos + 1
 	return f, true
 }
 
@@ -957,7 +998,7 @@ func keyLits(keys ...string) keyTable {
 	t := make(keyTable, len(keys)+1)
 	t[0] = noKeyLit
 	for i, k := range keys {
-		t[i+1] = newKeyLit(k)
+		t[i+1] = newKeyLit(k, uint8(i+1))
 	}
 	return t
 }
@@ -967,7 +1008,7 @@ func keyLits(keys ...string) keyTable {
 // that recognising it costs three loads and compares (no call).
 type keyLit struct {
 	s string
-	v [2]keyWords // v[0]: `"key":`, v[1]: `,"key":`
+	v [2]uint8 // in keyWordsTab, v[0]: `"key":`, v[1]: `,"key":`
 }
 
 // keyWords are the first 24 bytes of a key's literal, as words and masks
@@ -976,21 +1017,56 @@ type keyLit struct {
 type keyWords struct {
 	w, m [3]uint64
 	n    int
+	f    uint8 // the key's field number (0 in noKeyLit)
 }
 
 // noKeyLit is keyTable[0]: its words match nothing (a byte masked with
 // 0xff is never 0x100).
-var noKeyLit = keyLit{v: [2]keyWords{{w: [3]uint64{0x100}, m: [3]uint64{0xff}}, {w: [3]uint64{0x100}, m: [3]uint64{0xff}}}}
+var noKeyLit = keyLit{}
 
-func newKeyLit(k string) keyLit {
+// noKeyWords are keyWordsTab.w[0], words that match nothing (a byte
+// masked with 0xff is never 0x100).
+var noKeyWords = keyWords{w: [3]uint64{0x100}, m: [3]uint64{0xff}}
+
+// keyWordsTab holds the keyWords of all keyTables, so that a keyOrder
+// names them by a byte (indexes need no bounds check, and hold no
+// pointer). Identical entries are shared: the tables of the package take
+// about a hundred entries.
+var keyWordsTab struct {
+	mu sync.Mutex
+	n  int
+	w  [256]keyWords
+}
+
+// internKeyWords returns the index of kw in keyWordsTab.
+func internKeyWords(kw keyWords) uint8 {
+	keyWordsTab.mu.Lock()
+	defer keyWordsTab.mu.Unlock()
+	if keyWordsTab.n == 0 {
+		keyWordsTab.w[0], keyWordsTab.n = noKeyWords, 1
+	}
+	for i := range keyWordsTab.n {
+		if keyWordsTab.w[i] == kw {
+			return uint8(i)
+		}
+	}
+	if keyWordsTab.n == len(keyWordsTab.w) {
+		panic("translate: too many distinct object keys for keyWordsTab")
+	}
+	keyWordsTab.w[keyWordsTab.n] = kw
+	keyWordsTab.n++
+	return uint8(keyWordsTab.n - 1)
+}
+
+func newKeyLit(k string, f uint8) keyLit {
 	s := `"` + k + `":`
-	words := func(s string) keyWords {
+	words := func(s string) uint8 {
 		if len(s) > 24 {
-			return noKeyLit.v[0]
+			return 0
 		}
 		var buf [24]byte
 		copy(buf[:], s)
-		kw := keyWords{n: len(s)}
+		kw := keyWords{n: len(s), f: f}
 		for j := range 3 {
 			kw.w[j] = binary.LittleEndian.Uint64(buf[8*j:])
 			switch n := len(s) - 8*j; {
@@ -1000,7 +1076,7 @@ func newKeyLit(k string) keyLit {
 				kw.m[j] = 1<<(8*n) - 1
 			}
 		}
-		return kw
+		return internKeyWords(kw)
 	}
-	return keyLit{s: s, v: [2]keyWords{words(s), words("," + s)}}
+	return keyLit{s: s, v: [2]uint8{words(s), words("," + s)}}
 }

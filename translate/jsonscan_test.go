@@ -3,6 +3,7 @@ package translate
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -229,6 +230,92 @@ func FuzzInteger(f *testing.F) {
 		n1, n2 := r1.integer(), r2.integerToken()
 		if n1 != n2 || r1.i != r2.i || (r1.err == nil) != (r2.err == nil) || r1.err != nil && r1.err.Error() != r2.err.Error() {
 			t.Fatalf("%q: integer %d at %d (%v), integerToken %d at %d (%v)", b, n1, r1.i, r1.err, n2, r2.i, r2.err)
+		}
+	})
+}
+
+// FuzzFieldKeyOrders: fieldKey, guessing each key from the keys of the
+// objects before (the expected one, the one its place held before, the
+// next one), reads every object as nextKey and a lookup in the table do —
+// same fields, same error at the same byte — whatever the objects: kinds
+// that alternate, keys missing or added, reordered, unknown, spaced,
+// escaped, and malformed members (a comma first, two commas).
+func FuzzFieldKeyOrders(f *testing.F) {
+	f.Add(uint64(1), uint64(2), "")
+	f.Add(uint64(3), uint64(4), `{,"b":1}`)
+	f.Add(uint64(5), uint64(6), `{"a":1,,"b":1}`)
+	f.Add(uint64(7), uint64(8), `{"a":1,"c":2 ,"d":3}`)
+	keys := []string{"a", "bb", "cpu", "gpu", "dataCenterId", "globalNetworking", "abcdefghijklmnopqrstuvwxyz"}
+	lits := keyLits(keys...)
+	f.Fuzz(func(t *testing.T, s1, s2 uint64, extra string) {
+		r := rand.New(rand.NewPCG(s1, s2))
+		var docs []string
+		base := slices.Clone(keys)
+		for i := range 12 {
+			if i == 6 && extra != "" {
+				docs = append(docs, extra)
+				continue
+			}
+			var b strings.Builder
+			b.WriteByte('{')
+			n := 0
+			for j, k := range base {
+				switch r.IntN(12) {
+				case 0:
+					continue // missing
+				case 1:
+					k = "unknown"
+				case 2:
+					k = base[r.IntN(len(base))]
+				}
+				if n > 0 {
+					b.WriteString([]string{",", ",", ",", " , ", ",,", ""}[min(r.IntN(40), 5)])
+				} else if r.IntN(40) == 0 {
+					b.WriteByte(',')
+				}
+				if r.IntN(30) == 0 {
+					k = `\u00` + strconv.FormatInt(int64(k[0]), 16) + k[1:]
+				}
+				fmt.Fprintf(&b, `"%s":%d`, k, j)
+				n++
+			}
+			b.WriteByte('}')
+			docs = append(docs, b.String())
+			if r.IntN(3) == 0 { // another kind of object from now on
+				i, j := r.IntN(len(base)), r.IntN(len(base))
+				base[i], base[j] = base[j], base[i]
+			}
+		}
+		var ko keyOrder
+		for _, d := range docs {
+			var want []uint8
+			ref := newJReader([]byte(d))
+			if ref.beginObject() {
+				first := true
+				for k, ok := ref.nextKey(&first); ok; k, ok = ref.nextKey(&first) {
+					f := uint8(0)
+					if i := slices.Index(keys, k); i >= 0 {
+						f = uint8(i + 1)
+					}
+					want = append(want, f)
+					ref.skip()
+				}
+			}
+			var got []uint8
+			fr := newJReader([]byte(d))
+			if fr.beginFields(&ko) {
+				for {
+					f, ok := fr.fieldKey(&ko, lits)
+					if !ok {
+						break
+					}
+					got = append(got, f)
+					fr.skip()
+				}
+			}
+			if fmt.Sprint(ref.err) != fmt.Sprint(fr.err) || ref.i != fr.i || !slices.Equal(got, want) {
+				t.Fatalf("%s: fieldKey %v (%v at %d), nextKey %v (%v at %d)", d, got, fr.err, fr.i, want, ref.err, ref.i)
+			}
 		}
 	})
 }

@@ -391,7 +391,7 @@ var podKeyLits = func() keyTable {
 		pfCreatedAt: "createdAt", pfStartedAt: "startedAt", pfActions: "actions",
 		pfCudaVersion: "cudaVersion", pfSSH: "ssh", pfGlobalNetworking: "globalNetworking",
 	} {
-		t[f] = newKeyLit(k)
+		t[f] = newKeyLit(k, f)
 	}
 	return t
 }()
