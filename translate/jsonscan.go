@@ -744,6 +744,17 @@ func (r *jreader) skipFast() bool {
 			}
 			i += 4
 		default:
+			// A plain integer ([1-9][0-9]*, neither fraction nor
+			// exponent after it) here; any other number by skipNum.
+			if j := i + 1; c-'1' < 9 {
+				for j < len(b) && b[j]-'0' < 10 {
+					j++
+				}
+				if j < len(b) && b[j] != '.' && b[j]|0x20 != 'e' {
+					i = j
+					break
+				}
+			}
 			if i = skipNum(b, i); i < 0 {
 				return false
 			}
