@@ -639,6 +639,7 @@ func (r *jreader) skipFast() bool {
 	i := r.i
 	var objs uint64 // bit d: the container at depth d+1 is an object
 	depth := 0
+	obj := false // the innermost container is an object (objs bit depth-1)
 	key := false // a member's key comes next, not a value
 	for {
 		// A value, or a key.
@@ -712,7 +713,7 @@ func (r *jreader) skipFast() bool {
 			}
 			objs |= 1 << depth
 			depth++
-			key = true
+			obj, key = true, true
 			continue
 		case c == '[':
 			if i++; i < len(b) && b[i] <= ' ' {
@@ -727,6 +728,7 @@ func (r *jreader) skipFast() bool {
 			}
 			objs &^= 1 << depth
 			depth++
+			obj = false
 			continue
 		case c == 't':
 			if len(b)-i < 4 || r.s[i:i+4] != "true" {
@@ -772,7 +774,6 @@ func (r *jreader) skipFast() bool {
 			if i >= len(b) {
 				return false
 			}
-			obj := objs>>(depth-1)&1 != 0
 			if c := b[i]; c == ',' {
 				i++
 				key = obj
@@ -780,6 +781,7 @@ func (r *jreader) skipFast() bool {
 			} else if obj && c == '}' || !obj && c == ']' {
 				i++
 				depth--
+				obj = depth > 0 && objs>>(depth-1)&1 != 0
 				continue
 			}
 			return false
