@@ -147,6 +147,27 @@ type podStream struct {
 
 func (s *podStream) init(b []byte) {
 	s.r = jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), stream: true}
+	s.r.startKeyOrders()
+}
+
+// startKeyOrders starts r from the key orders learnt last
+// (learnedKeyOrders), so that even the first pod of a list has its keys
+// recognised by place.
+func (r *jreader) startKeyOrders() {
+	if ko, _ := learnedKeyOrders.Get().(*keyOrders); ko != nil {
+		r.keyOrders = *ko
+		learnedKeyOrders.Put(ko)
+	}
+}
+
+// keepKeyOrders hands r's key orders to the next reader (learnedKeyOrders).
+func (r *jreader) keepKeyOrders() {
+	ko, _ := learnedKeyOrders.Get().(*keyOrders)
+	if ko == nil {
+		ko = new(keyOrders)
+	}
+	*ko = r.keyOrders
+	learnedKeyOrders.Put(ko)
 }
 
 // next decodes the next pod into p; false at the end of the list or on an
@@ -246,6 +267,7 @@ func (s *podStream) finish() error {
 			return &SourceError{s.srcErr}
 		}
 	}
+	s.r.keepKeyOrders()
 	s.r.end()
 	if s.r.err != nil {
 		return s.r.err

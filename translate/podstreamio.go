@@ -36,6 +36,7 @@ const streamReadSize = 16 << 10
 func (s *podStream) initReader(prefix []byte, src io.Reader) {
 	s.buf = prefix[:cap(prefix)]
 	s.r = jreader{b: prefix, s: unsafe.String(unsafe.SliceData(prefix), len(prefix)), stream: true}
+	s.r.startKeyOrders()
 	s.src = src
 }
 
