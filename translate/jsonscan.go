@@ -47,6 +47,12 @@ type jreader struct {
 	// podStream); net is the reused buffer of network mounts.
 	stream bool
 	net    []v2NetworkMount
+	// reuseStrings: the strings with escapes of a pod are decoded into
+	// scratch, reused by the next pod (set where a pod's strings are
+	// already valid only until the next one: a stream read through a
+	// window, podStream.initReader).
+	reuseStrings bool
+	scratch      []byte
 
 	// The order of keys in the previous object of each kind (fieldKey).
 	keyOrders
@@ -376,6 +382,16 @@ func (r *jreader) str() string {
 	if !escaped {
 		return r.s[start:end]
 	}
+	if r.reuseStrings {
+		// Into the pod's scratch (a string that grows it keeps the
+		// memory it was written in).
+		n := len(r.scratch)
+		r.scratch = appendUnescapedJSON(r.scratch, r.b[start:end])
+		if len(r.scratch) == n {
+			return ""
+		}
+		return unsafe.String(&r.scratch[n], len(r.scratch)-n)
+	}
 	return unescapeJSON(r.b[start:end])
 }
 
@@ -398,7 +414,18 @@ func (r *jreader) intOrNull() int {
 // unescapeJSON decodes the content of a validated JSON string with escapes,
 // as encoding/json does (lone surrogates become U+FFFD).
 func unescapeJSON(b []byte) string {
-	out := make([]byte, 0, len(b))
+	out := appendUnescapedJSON(make([]byte, 0, len(b)), b)
+	if len(out) == 0 {
+		return ""
+	}
+	// out is not used again: the string shares its memory (one
+	// allocation, not two).
+	return unsafe.String(&out[0], len(out))
+}
+
+// appendUnescapedJSON appends the decoded content of a validated JSON
+// string with escapes (unescapeJSON).
+func appendUnescapedJSON(out, b []byte) []byte {
 	for i := 0; i < len(b); {
 		// The bytes up to the next escape at once.
 		j := bytes.IndexByte(b[i:], '\\')
@@ -439,12 +466,7 @@ func unescapeJSON(b []byte) string {
 		}
 		i += 2
 	}
-	if len(out) == 0 {
-		return ""
-	}
-	// out is not used again: the string shares its memory (one
-	// allocation, not two).
-	return unsafe.String(&out[0], len(out))
+	return out
 }
 
 func hex4(b []byte) rune {

@@ -28,6 +28,7 @@ func (r *jreader) resetPodStorage() {
 	r.mounts_.buf = r.mounts_.buf[:0]
 	r.rts.buf = r.rts.buf[:0]
 	r.ports = r.ports[:0]
+	r.scratch = r.scratch[:0]
 }
 
 // decodePodList decodes a v2 ListPodsResponse ({"pods": [...]}, required).

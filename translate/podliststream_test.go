@@ -299,3 +299,35 @@ func FuzzStreamPodListReader(f *testing.F) {
 		sameStreamedAnswer(t, b, int(chunk%64)+1, &podQuery{})
 	})
 }
+
+// TestAStreamedListKeepsEachPodsEscapedStrings: read through a window, a
+// pod's strings with escapes are decoded into storage the next pod reuses;
+// every pod still shows its own (name, args, image) and the store is asked
+// about its own id (an id with an escape is copied before the next pod).
+func TestAStreamedListKeepsEachPodsEscapedStrings(t *testing.T) {
+	var pods []string
+	for i := range 300 {
+		pods = append(pods, pod(fmt.Sprintf("podX%03d", i), set("templateId", nil),
+			set("name", fmt.Sprintf("n\"%d\\é\u2028", i)), set("args", fmt.Sprintf(`sh -c "echo \"%d\"\n"`, i)),
+			set("image", fmt.Sprintf("img\t%d", i))))
+	}
+	body := bytes.ReplaceAll([]byte(podList(pods...)), []byte(`"podX`), []byte(`"pod\u0030`))
+	kv := []string{}
+	for i := 0; i < 300; i += 7 {
+		kv = append(kv, FactPod, fmt.Sprintf("pod0%03d", i), fmt.Sprintf("tpl%03d", i))
+	}
+	whole := newFakeFacts(kv...)
+	want := streamPodList(context.Background(), &Request{Facts: whole}, &V2Answer{Status: 200, Body: body}, &podQuery{})
+	defer ReleaseBody(want.Body)
+	if !bytes.Contains(want.Body, []byte(`"templateId":"tpl007"`)) || !bytes.Contains(want.Body, []byte(`"id":"pod0299"`)) {
+		t.Fatalf("the whole answer: %.300s", want.Body)
+	}
+	for _, chunk := range []int{1, 333, 1000, 1 << 20} {
+		withStreamSizes(t, 1024, 4096, 128, 1<<30)
+		f := newFakeFacts(kv...)
+		status, got, aborted := runStreamed(t, &Request{Facts: f}, body, chunk, &podQuery{})
+		if status != 200 || aborted || !bytes.Equal(got, want.Body) {
+			t.Fatalf("chunks of %d: streamed %d %.300s\nwant %.300s", chunk, status, got, want.Body)
+		}
+	}
+}
