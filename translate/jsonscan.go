@@ -133,8 +133,25 @@ func (r *jreader) literal(lit string) bool {
 	return false
 }
 
-// null consumes a null if there is one.
+// null consumes a null if there is one. (Inlined: most values are not
+// null, and their first byte is right here.)
 func (r *jreader) null() bool {
+	if r.i < len(r.b) && notNullStart[r.b[r.i]] {
+		return false
+	}
+	return r.nullSlow()
+}
+
+// notNullStart marks the bytes that start a value other than null.
+var notNullStart = func() (t [256]bool) {
+	for c := '!'; c < 256; c++ {
+		t[c] = c != 'n'
+	}
+	return t
+}()
+
+// nullSlow is null past whitespace, at a null or at the end.
+func (r *jreader) nullSlow() bool {
 	if r.peek() == 'n' {
 		if r.literal("null") {
 			return true
