@@ -162,6 +162,17 @@ func (r *jreader) nullSlow() bool {
 }
 
 func (r *jreader) beginObject() bool {
+	if r.i < len(r.b) && r.b[r.i] == '{' {
+		r.i++
+		return true
+	}
+	return r.beginObjectSlow()
+}
+
+// beginObjectSlow is beginObject past whitespace (or failing). (The
+// fast path above spares the call of peek; it is one node too big to be
+// inlined.)
+func (r *jreader) beginObjectSlow() bool {
 	if r.peek() != '{' {
 		r.fail("expected an object")
 		return false
