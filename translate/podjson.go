@@ -225,6 +225,11 @@ func (s *podStream) next(p *v2Pod) bool {
 				}
 				continue
 			}
+			if s.src != nil && s.srcErr == nil && len(r.b)-r.i < streamLowWater {
+				// Little of the window is left: read on before the
+				// pod rather than decode it twice when it is cut.
+				s.more()
+			}
 			*p = v2Pod{}
 			r.resetPodStorage()
 			start := r.i

@@ -31,6 +31,12 @@ func (e *SourceError) Unwrap() error { return e.Err }
 // streamReadSize is the least room fill reads into at a time.
 const streamReadSize = 16 << 10
 
+// streamLowWater: a pod is decoded from a window with fewer bytes left
+// than this only after src has been read on (more), so that the pods of
+// usual sizes are rarely cut by the window's end and decoded twice (a
+// larger pod still is, as before).
+const streamLowWater = 4 << 10
+
 // initReader starts a stream on an answer whose first bytes, prefix (a
 // buffer the stream then owns and reuses), are followed by src.
 func (s *podStream) initReader(prefix []byte, src io.Reader) {
