@@ -51,7 +51,9 @@ type Fact struct {
 // a plan never turns a v2 success into a failure because of the store.
 type Facts interface {
 	// Lookup returns the facts known about ids of kind (FactPod,
-	// FactEndpoint); unknown ids are absent from the map.
+	// FactEndpoint); unknown ids are absent from the map. It keeps neither
+	// ids nor their strings once it has returned (a streamed list reuses
+	// their memory for the next window).
 	Lookup(ctx context.Context, kind string, ids []string) (map[string]Fact, error)
 	// Record stores the fact about id of kind (replacing an older one).
 	Record(ctx context.Context, kind, id string, f Fact) error
@@ -141,13 +143,21 @@ type podListEnd struct {
 // (b, built in a getAnswerBuf buffer) that v2 gave no template and the
 // store knows. It is a post-pass after the streaming encoder, so that the
 // encoder stays as it is.
-func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podListEnd) []byte {
+// keys, when not nil, is a buffer for the ids the store is asked about,
+// reused from one call to the next.
+func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podListEnd, keys *[]string) []byte {
 	if req.Facts == nil || len(ends) == 0 {
 		return b
 	}
-	ids := make([]string, len(ends))
-	for i, e := range ends {
-		ids[i] = e.id
+	var ids []string
+	if keys != nil {
+		ids = (*keys)[:0]
+	}
+	for _, e := range ends {
+		ids = append(ids, e.id)
+	}
+	if keys != nil {
+		*keys = ids
 	}
 	known := lookupFacts(ctx, req, FactPod, ids)
 	if len(known) == 0 {

@@ -35,27 +35,59 @@ type jreader struct {
 	// window on an answer read as a stream: podStream.src), for messages.
 	base int
 
-	// Chunked storage for the small structs of many pods (one allocation
-	// per chunk instead of one per pod).
-	gpus    slab[v2PodGPU]
-	cpus    slab[v2PodCPU]
-	mounts_ slab[v2PersistentMount]
-	rts     slab[v2PodRuntime]
-	ports   []v2RuntimePort
+	// Where the parts of pods are decoded.
+	podStorage
 
 	// stream: pods are decoded one at a time into reused storage (see
-	// podStream); net is the reused buffer of network mounts.
+	// podStream).
 	stream bool
-	net    []v2NetworkMount
 	// reuseStrings: the strings with escapes of a pod are decoded into
 	// scratch, reused by the next pod (set where a pod's strings are
 	// already valid only until the next one: a stream read through a
 	// window, podStream.initReader).
 	reuseStrings bool
-	scratch      []byte
 
 	// The order of keys in the previous object of each kind (fieldKey).
 	keyOrders
+}
+
+// podStorage is where a jreader puts the parts of the pods it decodes:
+// chunked storage for the small structs of many pods (one allocation per
+// chunk instead of one per pod); in stream mode, net is the reused buffer
+// of network mounts and scratch that of strings with escapes
+// (reuseStrings). A stream reuses it for each pod (resetPodStorage), and a
+// streamed list for each request (listScratch).
+type podStorage struct {
+	gpus    slab[v2PodGPU]
+	cpus    slab[v2PodCPU]
+	mounts_ slab[v2PersistentMount]
+	rts     slab[v2PodRuntime]
+	ports   []v2RuntimePort
+	net     []v2NetworkMount
+	scratch []byte
+}
+
+// Past these sizes a buffer of a podStorage is dropped by clear, not kept.
+const (
+	maxKeptPorts        = 1024
+	maxKeptNetMounts    = 64
+	maxKeptScratchBytes = 64 << 10
+)
+
+// clear empties st for another reader: no element keeps a reference
+// (to strings of an answer, to other storage), and a buffer grown past
+// what usual pods need is dropped.
+func (st *podStorage) clear() {
+	st.gpus.clear()
+	st.cpus.clear()
+	st.mounts_.clear()
+	st.rts.clear()
+	st.ports = keepCleared(st.ports, maxKeptPorts)
+	st.net = keepCleared(st.net, maxKeptNetMounts)
+	if cap(st.scratch) > maxKeptScratchBytes {
+		st.scratch = nil
+	}
+	st.scratch = st.scratch[:0]
 }
 
 // keyOrders are the key orders of each kind of object a jreader has seen.
@@ -66,6 +98,10 @@ type keyOrders struct {
 // slab hands out pointers to elements of chunks that never grow in place,
 // so that the pointers stay valid.
 type slab[T any] struct{ buf []T }
+
+// clear empties the current chunk and zeroes its elements (earlier
+// chunks are left to the elements handed out from them).
+func (s *slab[T]) clear() { s.buf = keepCleared(s.buf, cap(s.buf)) }
 
 func (s *slab[T]) new() *T {
 	if len(s.buf) == cap(s.buf) {

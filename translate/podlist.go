@@ -298,7 +298,7 @@ func streamPodList(ctx context.Context, req *Request, a *V2Answer, q *podQuery) 
 	if s.resets != resets {
 		b, ends = b[:1], nil // a last "pods" member that is null or empty
 	}
-	b = insertPodTemplates(ctx, req, append(b, ']'), ends)
+	b = insertPodTemplates(ctx, req, append(b, ']'), ends, nil)
 	return &Result{Status: http.StatusOK, Body: pooledBody(b)}
 }
 

@@ -125,18 +125,26 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	var s podStream
 	s.initReader(prefix, src)
 	defer func() { putPrefixBuf(s.buf) }()
+	// The storage of this list's pods and ids, from the lists before: no
+	// pod, id or string of this list is used once it returns.
+	sc := listScratches.Get().(*listScratch)
+	s.r.podStorage = sc.store
+	ends := sc.ends[:0]
+	ids := sc.ids[:0] // the bytes of the ids in ends
+	defer func() {
+		sc.store, sc.ends, sc.ids = s.r.podStorage, ends, ids
+		sc.release()
+	}()
 	out := append(getAnswerBuf(listCommitBytes+16<<10), '[')
 	defer func() { b := out[:0]; answerBufs.pool.Put(&b) }()
 	committed := false
 	var werr error
 	var p v2Pod
-	var ends []podListEnd
-	var ids []byte // the bytes of the ids in ends
 	n, resets, window := 0, 0, 0
 	// flush ends a window: its templates, then the held answer is sent
 	// once long enough (or at the end).
 	flush := func(final bool) {
-		out = insertPodTemplates(ctx, req, out, ends)
+		out = insertPodTemplates(ctx, req, out, ends, &sc.keys)
 		ends, ids, window = ends[:0], ids[:0], 0
 		if final || len(out) >= listCommitBytes {
 			if ww, ok := w.(WholeWriter); ok && final && !committed {
@@ -201,4 +209,55 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	// before each pod's closing brace.
 	flush(true)
 	return nil
+}
+
+// listScratch is the working storage of one streamed list
+// (writePodStream): where its reader decodes each pod, and the ids of a
+// window's pods, as kept and as asked of the fact store. It goes on to the
+// next list (listScratches) emptied and without a pointer left in it, so
+// that a warm gateway allocates none of it per list: before, a 100-pod
+// list allocated ~20 KB of it, most of what a list gave the garbage
+// collector.
+type listScratch struct {
+	store podStorage
+	ends  []podListEnd
+	ids   []byte
+	keys  []string
+}
+
+var listScratches = sync.Pool{New: func() any { return new(listScratch) }}
+
+// Past these sizes a buffer of a listScratch is dropped, not kept: a rare
+// list of unusual pods does not pin its memory.
+const (
+	maxKeptListEnds = 512 // a window holds 128 (listWindowPods)
+	maxKeptIDBytes  = 64 << 10
+)
+
+// release empties sc and hands it to the next list.
+func (sc *listScratch) release() {
+	sc.reset()
+	listScratches.Put(sc)
+}
+
+// reset empties sc: no element keeps a reference, and a buffer grown past
+// the usual sizes is dropped.
+func (sc *listScratch) reset() {
+	sc.store.clear()
+	sc.ends = keepCleared(sc.ends, maxKeptListEnds)
+	sc.keys = keepCleared(sc.keys, maxKeptListEnds)
+	if cap(sc.ids) > maxKeptIDBytes {
+		sc.ids = nil
+	}
+	sc.ids = sc.ids[:0]
+}
+
+// keepCleared returns b emptied, with every element of its capacity
+// zeroed, or nil if its capacity is over max.
+func keepCleared[T any](b []T, max int) []T {
+	if cap(b) > max {
+		return nil
+	}
+	clear(b[:cap(b)])
+	return b[:0]
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
+	"sync"
 	"testing"
 )
 
@@ -329,5 +331,116 @@ func TestAStreamedListKeepsEachPodsEscapedStrings(t *testing.T) {
 		if status != 200 || aborted || !bytes.Equal(got, want.Body) {
 			t.Fatalf("chunks of %d: streamed %d %.300s\nwant %.300s", chunk, status, got, want.Body)
 		}
+	}
+}
+
+// TestStreamedListsDoNotShareTheirPods: a streamed list decodes its pods
+// into the storage of the lists before it (listScratch). Lists of
+// different pods — GPU and CPU pods, network mounts, 0 to 40 runtime
+// ports, names with escapes, some ids known to the store — streamed in
+// turn and eight at once, each answer byte for byte as read whole.
+func TestStreamedListsDoNotShareTheirPods(t *testing.T) {
+	const lists = 8
+	bodies := make([][]byte, lists)
+	kvs := make([][]string, lists)
+	for l := range lists {
+		var pods []string
+		for i := range 20 + 17*l {
+			id := fmt.Sprintf("pod%d-%03d", l, i)
+			mods := []func(map[string]any){set("templateId", nil), set("name", fmt.Sprintf("n\"%d\\%d", l, i))}
+			switch i % 4 {
+			case 0:
+				mods = append(mods, set("gpu", fmt.Sprintf(`{"id":"NVIDIA L%d","count":%d}`, l, 1+i%3)))
+			case 1:
+				mods = append(mods, cpuPod, set("cpu", fmt.Sprintf(`{"id":"cpu3c","vcpuCount":%d,"memory":%d}`, 2+l, 4+i)))
+			case 2:
+				mods = append(mods, set("mounts", fmt.Sprintf(`{"network":[{"volumeId":"vol%d-%d","path":"/v%d"}]}`, l, i, i)))
+			}
+			var ports []string
+			for j := range (i * 7) % 41 {
+				ports = append(ports, fmt.Sprintf(`{"private":%d,"public":%d,"type":"tcp","ip":"10.%d.%d.1"}`, 1000+j, 20000+l*100+i, l, j))
+			}
+			mods = append(mods, set("runtime", `{"uptime":`+fmt.Sprint(i)+`,"ports":[`+strings.Join(ports, ",")+`]}`))
+			pods = append(pods, pod(id, mods...))
+			if i%5 == 0 {
+				kvs[l] = append(kvs[l], FactPod, id, fmt.Sprintf("tpl%d-%d", l, i))
+			}
+		}
+		bodies[l] = []byte(podList(pods...))
+	}
+	wants := make([][]byte, lists)
+	for l := range lists {
+		want := streamPodList(context.Background(), &Request{Facts: newFakeFacts(kvs[l]...)}, &V2Answer{Status: 200, Body: bodies[l]}, &podQuery{})
+		wants[l] = append([]byte(nil), want.Body...)
+		ReleaseBody(want.Body)
+		if !bytes.Contains(wants[l], []byte(fmt.Sprintf(`"templateId":"tpl%d-5"`, l))) {
+			t.Fatalf("list %d read whole: %.300s", l, wants[l])
+		}
+	}
+	withStreamSizes(t, 1024, 4096, 16, 1<<30)
+	check := func(l, chunk int) error {
+		status, got, aborted := runStreamed(t, &Request{Facts: newFakeFacts(kvs[l]...)}, bodies[l], chunk, &podQuery{})
+		if status != 200 || aborted || !bytes.Equal(got, wants[l]) {
+			return fmt.Errorf("list %d in chunks of %d: %d (aborted %v)\n%.400s\nwant\n%.400s", l, chunk, status, aborted, got, wants[l])
+		}
+		return nil
+	}
+	for l := range lists {
+		if err := check(l, 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, lists)
+	for l := range lists {
+		wg.Go(func() {
+			for round := range 5 {
+				if err := check((l+round)%lists, 333+round*4000); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+// TestAListScratchKeepsNoPointer: what a list leaves for the next one holds
+// no reference to its answer, and buffers grown past the usual are dropped.
+func TestAListScratchKeepsNoPointer(t *testing.T) {
+	sc := new(listScratch)
+	sc.store.gpus.new().ID = "NVIDIA A40"
+	sc.store.rts.new().Ports = make([]v2RuntimePort, 3)
+	sc.store.ports = append(sc.store.ports, v2RuntimePort{IP: "10.0.0.1"})
+	sc.store.net = append(sc.store.net, v2NetworkMount{VolumeID: "vol1"})
+	sc.store.scratch = append(sc.store.scratch, "x"...)
+	sc.ends = append(sc.ends, podListEnd{id: "pod1", end: 3})
+	sc.keys = append(sc.keys, "pod1")
+	sc.ids = append(sc.ids, "pod1"...)
+	big := new(listScratch)
+	big.store.ports = make([]v2RuntimePort, maxKeptPorts+1)
+	big.ends = make([]podListEnd, 0, maxKeptListEnds+1)
+	big.ids = make([]byte, 0, maxKeptIDBytes+1)
+
+	sc.reset()
+	big.reset()
+	if g := sc.store.gpus.buf[:1][0]; g != (v2PodGPU{}) {
+		t.Errorf("a GPU kept: %+v", g)
+	}
+	if rt := sc.store.rts.buf[:1][0]; rt.Ports != nil {
+		t.Errorf("a runtime kept its ports")
+	}
+	if sc.store.ports[:1][0] != (v2RuntimePort{}) || sc.store.net[:1][0] != (v2NetworkMount{}) || sc.ends[:1][0] != (podListEnd{}) || sc.keys[:1][0] != "" {
+		t.Errorf("a port, network mount, id or key kept: %+v %+v %+v %q", sc.store.ports[:1], sc.store.net[:1], sc.ends[:1], sc.keys[:1])
+	}
+	if len(sc.store.ports) != 0 || len(sc.store.scratch) != 0 || len(sc.ends) != 0 || cap(sc.store.ports) == 0 {
+		t.Errorf("not emptied, or not kept: %d ports (cap %d), %d bytes, %d ends", len(sc.store.ports), cap(sc.store.ports), len(sc.store.scratch), len(sc.ends))
+	}
+	if big.store.ports != nil || big.ends != nil || cap(big.ids) != 0 {
+		t.Errorf("buffers past the usual sizes kept: %d ports, %d ends, %d id bytes", cap(big.store.ports), cap(big.ends), cap(big.ids))
 	}
 }
