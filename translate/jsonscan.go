@@ -84,10 +84,7 @@ func (st *podStorage) clear() {
 	st.rts.clear()
 	st.ports = keepCleared(st.ports, maxKeptPorts)
 	st.net = keepCleared(st.net, maxKeptNetMounts)
-	if cap(st.scratch) > maxKeptScratchBytes {
-		st.scratch = nil
-	}
-	st.scratch = st.scratch[:0]
+	st.scratch = keepEmpty(st.scratch, maxKeptScratchBytes)
 }
 
 // keyOrders are the key orders of each kind of object a jreader has seen.

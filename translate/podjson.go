@@ -96,17 +96,12 @@ var learnedKeyOrders sync.Pool // *keyOrders
 // decodePod decodes one v2 Pod.
 func decodePod(b []byte) (*v2Pod, error) {
 	r := jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
-	ko, _ := learnedKeyOrders.Get().(*keyOrders)
-	if ko == nil {
-		ko = new(keyOrders)
-	}
-	r.keyOrders = *ko
+	ko := r.takeKeyOrders()
 	box := new(podBox)
 	r.gpus.buf, r.cpus.buf, r.mounts_.buf, r.rts.buf = box.gpu[:0], box.cpu[:0], box.pm[:0], box.rt[:0]
 	r.ports = box.ports[:0]
 	r.pod(&box.p)
-	*ko = r.keyOrders
-	learnedKeyOrders.Put(ko)
+	r.giveKeyOrders(ko)
 	r.end()
 	if r.err != nil {
 		return nil, r.err
@@ -132,7 +127,8 @@ func decodePod(b []byte) (*v2Pod, error) {
 // counts the "pods" members seen, and a caller that keeps something per
 // pod starts over when it changes.
 type podStream struct {
-	r jreader
+	r  jreader
+	ko *keyOrders // taken at init, given back at finish
 	// src, when set, is the rest of the answer after r.b (a window that
 	// fill reads into): see podstreamio.go.
 	src       io.Reader
@@ -148,25 +144,23 @@ type podStream struct {
 
 func (s *podStream) init(b []byte) {
 	s.r = jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), stream: true}
-	s.r.startKeyOrders()
+	s.ko = s.r.takeKeyOrders()
 }
 
-// startKeyOrders starts r from the key orders learnt last
-// (learnedKeyOrders), so that even the first pod of a list has its keys
-// recognised by place.
-func (r *jreader) startKeyOrders() {
-	if ko, _ := learnedKeyOrders.Get().(*keyOrders); ko != nil {
-		r.keyOrders = *ko
-		learnedKeyOrders.Put(ko)
-	}
-}
-
-// keepKeyOrders hands r's key orders to the next reader (learnedKeyOrders).
-func (r *jreader) keepKeyOrders() {
+// takeKeyOrders starts r from the key orders learnt last
+// (learnedKeyOrders), so that even the first pod it reads has its keys
+// recognised by place; giveKeyOrders hands r's orders, in the *keyOrders
+// taken, to the next reader.
+func (r *jreader) takeKeyOrders() *keyOrders {
 	ko, _ := learnedKeyOrders.Get().(*keyOrders)
 	if ko == nil {
 		ko = new(keyOrders)
 	}
+	r.keyOrders = *ko
+	return ko
+}
+
+func (r *jreader) giveKeyOrders(ko *keyOrders) {
 	*ko = r.keyOrders
 	learnedKeyOrders.Put(ko)
 }
@@ -273,7 +267,10 @@ func (s *podStream) finish() error {
 			return &SourceError{s.srcErr}
 		}
 	}
-	s.r.keepKeyOrders()
+	if s.ko != nil {
+		s.r.giveKeyOrders(s.ko)
+		s.ko = nil
+	}
 	s.r.end()
 	if s.r.err != nil {
 		return s.r.err

@@ -246,18 +246,22 @@ func (sc *listScratch) reset() {
 	sc.store.clear()
 	sc.ends = keepCleared(sc.ends, maxKeptListEnds)
 	sc.keys = keepCleared(sc.keys, maxKeptListEnds)
-	if cap(sc.ids) > maxKeptIDBytes {
-		sc.ids = nil
-	}
-	sc.ids = sc.ids[:0]
+	sc.ids = keepEmpty(sc.ids, maxKeptIDBytes)
 }
 
-// keepCleared returns b emptied, with every element of its capacity
-// zeroed, or nil if its capacity is over max.
-func keepCleared[T any](b []T, max int) []T {
+// keepEmpty returns b emptied, or nil if its capacity is over max.
+func keepEmpty[T any](b []T, max int) []T {
 	if cap(b) > max {
 		return nil
 	}
-	clear(b[:cap(b)])
 	return b[:0]
+}
+
+// keepCleared is keepEmpty, with every element of b's capacity zeroed
+// (for elements that hold references).
+func keepCleared[T any](b []T, max int) []T {
+	if b = keepEmpty(b, max); b != nil {
+		clear(b[:cap(b)])
+	}
+	return b
 }

@@ -3,6 +3,7 @@ package translate
 import (
 	"bytes"
 	"encoding/json"
+	"net/netip"
 	"strconv"
 )
 
@@ -380,39 +381,9 @@ func publicIP(ports []v2RuntimePort) nullableString {
 		if p.Public <= 0 || p.IP == "" {
 			continue
 		}
-		if isIPv4(p.IP) {
+		if a, err := netip.ParseAddr(p.IP); err == nil && a.Is4() {
 			return nullableString(p.IP)
 		}
 	}
 	return ""
-}
-
-// isIPv4 reports whether netip.ParseAddr(s) is an IPv4 address (Is4):
-// four decimal fields of at most 255 without leading zeros, separated by
-// dots, and nothing else (as netip's parseIPv4Fields, without building
-// the address or an error: one is parsed for every pod of a list).
-func isIPv4(s string) bool {
-	val, digits, dots := 0, 0, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c-'0' < 10:
-			if digits == 1 && val == 0 {
-				return false // a leading zero
-			}
-			val = val*10 + int(c-'0')
-			digits++
-			if val > 255 {
-				return false
-			}
-		case c == '.':
-			if digits == 0 || dots == 3 {
-				return false
-			}
-			dots++
-			val, digits = 0, 0
-		default:
-			return false
-		}
-	}
-	return dots == 3 && digits > 0
 }

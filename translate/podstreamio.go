@@ -42,7 +42,7 @@ const streamLowWater = 4 << 10
 func (s *podStream) initReader(prefix []byte, src io.Reader) {
 	s.buf = prefix[:cap(prefix)]
 	s.r = jreader{b: prefix, s: unsafe.String(unsafe.SliceData(prefix), len(prefix)), stream: true}
-	s.r.startKeyOrders()
+	s.ko = s.r.takeKeyOrders()
 	s.r.reuseStrings = true
 	s.src = src
 }
