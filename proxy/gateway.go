@@ -70,28 +70,31 @@ type Options struct {
 
 // Gateway is the gateway's public HTTP handler.
 type Gateway struct {
-	cfg      *config.Config
-	upstream *Upstream
-	budget   *bufferBudget // nil: none (membudget.go)
-	base     *url.URL
-	limiter  limiter.Limiter
-	log      zerolog.Logger
-	now      func() time.Time
-	secret   []byte
-	router   *mux.Router
-	fast     *v1Routes    // the v1 routes, matched without mux; nil: mux only
-	v2       http.Handler // the /v2/ pass-through, as routed
-	catalog  *catalogCache
-	handler  http.Handler
-	usage    *usage.Batcher
-	tel      *Telemetry
-	metrics  *metrics
-	breaker  *breaker
-	keyIDs   *keyIDCache
-	serving  atomic.Int64 // requests past load shedding (max_in_flight)
-	active   sync.Map     // *reqInfo -> itself: requests being served (LogUnfinished)
-	accepted acceptedKeys // key ids v2 accepted (countsForUsage)
-	facts    *observedFacts
+	cfg *config.Config
+	// ratePolicies: the RateLimit-Policy value of each configured limit
+	// (setRateLimitHeadersWith), read-only after New.
+	ratePolicies map[int][]string
+	upstream     *Upstream
+	budget       *bufferBudget // nil: none (membudget.go)
+	base         *url.URL
+	limiter      limiter.Limiter
+	log          zerolog.Logger
+	now          func() time.Time
+	secret       []byte
+	router       *mux.Router
+	fast         *v1Routes    // the v1 routes, matched without mux; nil: mux only
+	v2           http.Handler // the /v2/ pass-through, as routed
+	catalog      *catalogCache
+	handler      http.Handler
+	usage        *usage.Batcher
+	tel          *Telemetry
+	metrics      *metrics
+	breaker      *breaker
+	keyIDs       *keyIDCache
+	serving      atomic.Int64 // requests past load shedding (max_in_flight)
+	active       sync.Map     // *reqInfo -> itself: requests being served (LogUnfinished)
+	accepted     acceptedKeys // key ids v2 accepted (countsForUsage)
+	facts        *observedFacts
 
 	deprecation string
 	sunset      string
@@ -109,16 +112,17 @@ func New(o Options) (*Gateway, error) {
 		return nil, fmt.Errorf("proxy: bad upstream URL %q", o.Config.UpstreamURL)
 	}
 	g := &Gateway{
-		cfg:         o.Config,
-		base:        base,
-		limiter:     o.Limiter,
-		now:         o.Now,
-		secret:      []byte(o.Config.KeyHashSecret),
-		keyIDs:      newKeyIDCache([]byte(o.Config.KeyHashSecret)),
-		accepted:    acceptedKeys{max: 100000},
-		deprecation: "@" + strconv.FormatInt(DeprecatedAt.Unix(), 10),
-		usage:       o.Usage,
-		tel:         o.Telemetry,
+		cfg:          o.Config,
+		base:         base,
+		limiter:      o.Limiter,
+		now:          o.Now,
+		secret:       []byte(o.Config.KeyHashSecret),
+		keyIDs:       newKeyIDCache([]byte(o.Config.KeyHashSecret)),
+		accepted:     acceptedKeys{max: 100000},
+		deprecation:  "@" + strconv.FormatInt(DeprecatedAt.Unix(), 10),
+		ratePolicies: ratePoliciesFor(o.Config.RateLimitPerMinute, o.Config.KeyLimits),
+		usage:        o.Usage,
+		tel:          o.Telemetry,
 	}
 	if o.Logger != nil {
 		g.log = *o.Logger

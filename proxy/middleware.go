@@ -39,11 +39,15 @@ func (g *Gateway) withRequestID(next http.Handler) http.Handler {
 		if !validRequestID(id) {
 			id = newRequestID()
 		}
-		w.Header()["X-Request-Id"] = []string{id}
 		// The request's reqInfo (see withObservability) carries the id:
-		// one context value for everything the layers learn.
+		// one context value for everything the layers learn. It is also
+		// that context (infoContext) and holds the header's value: one
+		// allocation for the three.
 		info := &reqInfo{op: opUnknown, requestID: id}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), infoKey{}, info)))
+		info.idHdr[0] = id
+		w.Header()["X-Request-Id"] = info.idHdr[:] // capped: an Add copies
+		info.ctx = infoContext{Context: r.Context(), info: info}
+		next.ServeHTTP(w, r.WithContext(&info.ctx))
 	})
 }
 
@@ -349,7 +353,11 @@ func (g *Gateway) withRateLimit(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		setRateLimitHeaders(w.Header(), d)
+		var vals *[1]string
+		if info != nil {
+			vals = &info.rateLimitHdr
+		}
+		setRateLimitHeadersWith(w.Header(), d, g.ratePolicies, vals)
 		if !d.Allowed {
 			g.limiterDecision(r.Context(), info, "limited")
 			w.Header().Set("Retry-After", strconv.Itoa(d.ResetSeconds()))
@@ -371,25 +379,54 @@ func (g *Gateway) limiterDecision(ctx context.Context, info *reqInfo, decision s
 // setRateLimitHeaders writes the IETF httpapi RateLimit headers, in the
 // same form v2 sends them.
 // Negative counts (never sent by the draft's grammar) are written as 0.
-//
-// Every request that the limiter admits pays for this, so the keys are
-// assigned in their canonical form (what Header.Set would look up), each
-// value is built in one allocation, and both share one []string backing
-// array (capped, so that an Add to one cannot reach the other).
 func setRateLimitHeaders(h http.Header, d limiter.Decision) {
+	setRateLimitHeadersWith(h, d, nil, nil)
+}
+
+// setRateLimitHeadersWith is setRateLimitHeaders for the requests the
+// limiter admits, which all pay for it. The keys are assigned in their
+// canonical form (what Header.Set would look up). The policy's value is
+// shared, from policies (ratePoliciesFor: read-only, capped so that an Add
+// copies), when the limit is one configured. The RateLimit value is kept
+// in val (the request's reqInfo; nil: a new one), also capped.
+func setRateLimitHeadersWith(h http.Header, d limiter.Decision, policies map[int][]string, val *[1]string) {
+	policy, ok := policies[d.Limit]
+	if !ok {
+		policy = []string{rateLimitPolicy(d.Limit)}
+	}
+	if val == nil {
+		val = new([1]string)
+	}
 	var buf [64]byte
-	b := append(buf[:0], `"minute";q=`...)
-	b = strconv.AppendInt(b, int64(max(d.Limit, 0)), 10)
-	b = append(b, `;w=60`...)
-	vals := make([]string, 2)
-	vals[0] = string(b)
-	b = append(buf[:0], `"minute";r=`...)
+	b := append(buf[:0], `"minute";r=`...)
 	b = strconv.AppendInt(b, int64(max(d.Remaining, 0)), 10)
 	b = append(b, `;t=`...)
 	b = strconv.AppendInt(b, int64(d.ResetSeconds()), 10)
-	vals[1] = string(b)
-	h[hdrRateLimitPolicy] = vals[0:1:1]
-	h[hdrRateLimit] = vals[1:2:2]
+	val[0] = string(b)
+	h[hdrRateLimitPolicy] = policy[0:1:1]
+	h[hdrRateLimit] = val[:]
+}
+
+// rateLimitPolicy is the RateLimit-Policy value of a limit.
+func rateLimitPolicy(limit int) string {
+	var buf [64]byte
+	b := append(buf[:0], `"minute";q=`...)
+	b = strconv.AppendInt(b, int64(max(limit, 0)), 10)
+	b = append(b, `;w=60`...)
+	return string(b)
+}
+
+// ratePoliciesFor precomputes the RateLimit-Policy header values of the
+// limits the gateway is configured with: the global one and every key's.
+// The values are shared by every answer: never changed in place.
+func ratePoliciesFor(global int, keyLimits map[string]int) map[int][]string {
+	m := map[int][]string{global: {rateLimitPolicy(global)}}
+	for _, n := range keyLimits {
+		if _, ok := m[n]; !ok {
+			m[n] = []string{rateLimitPolicy(n)}
+		}
+	}
+	return m
 }
 
 // Canonical forms of the RateLimit header names (http.CanonicalHeaderKey).

@@ -57,6 +57,27 @@ type reqInfo struct {
 	// notes are the compatibility notes of the v1 answer (P7a): counted
 	// per key in /usage, by code in a metric, their codes in the log.
 	notes []translate.Note
+	// Allocated with the reqInfo (withRequestID): the request's context
+	// that carries it, the value of the answer's X-Request-Id header and
+	// that of its RateLimit header (setRateLimitHeadersWith).
+	ctx          infoContext
+	idHdr        [1]string
+	rateLimitHdr [1]string
+}
+
+// infoContext is the context that carries a request's reqInfo: what
+// context.WithValue(Context, infoKey{}, info) gives, allocated as part of
+// the reqInfo.
+type infoContext struct {
+	context.Context
+	info *reqInfo
+}
+
+func (c *infoContext) Value(key any) any {
+	if _, ok := key.(infoKey); ok {
+		return c.info
+	}
+	return c.Context.Value(key)
 }
 
 // setNotes records the compatibility notes of the request's v1 answer.

@@ -227,7 +227,15 @@ func (u *Upstream) Stream(ctx context.Context, c Call, authorization, requestID 
 		resp.Body.Close()
 		return nil, nil, &AnswerTooLargeError{Limit: u.MaxBody}
 	}
-	return &Response{Status: resp.StatusCode, Header: resp.Header}, &limitedBody{rc: resp.Body, left: u.MaxBody, limit: u.MaxBody}, nil
+	// The answer and its reader in one allocation.
+	sr := &streamedResponse{resp: Response{Status: resp.StatusCode, Header: resp.Header}, body: limitedBody{rc: resp.Body, left: u.MaxBody, limit: u.MaxBody}}
+	return &sr.resp, &sr.body, nil
+}
+
+// streamedResponse is what Stream allocates for a streamed answer.
+type streamedResponse struct {
+	resp Response
+	body limitedBody
 }
 
 // limitedBody reads at most limit bytes of an answer: one more is an

@@ -103,8 +103,8 @@ func (c *upstreamCaller) CallStream(ctx context.Context, call translate.V2Call) 
 	if err != nil {
 		return nil, nil, normalizeCallError(err)
 	}
-	a := &translate.V2Answer{Status: resp.Status, Header: resp.Header, Body: resp.Body}
 	if body == nil {
+		a := &translate.V2Answer{Status: resp.Status, Header: resp.Header, Body: resp.Body}
 		c.mu.Lock()
 		if !c.released && len(c.bodies) < 32 {
 			c.bodies = append(c.bodies, resp.Body)
@@ -112,7 +112,15 @@ func (c *upstreamCaller) CallStream(ctx context.Context, call translate.V2Call) 
 		c.mu.Unlock()
 		return a, nil, nil
 	}
-	return a, &streamBody{body}, nil
+	// The answer and its reader in one allocation.
+	sa := &streamedAnswer{a: translate.V2Answer{Status: resp.Status, Header: resp.Header}, body: streamBody{body}}
+	return &sa.a, &sa.body, nil
+}
+
+// streamedAnswer is what CallStream allocates for a streamed answer.
+type streamedAnswer struct {
+	a    translate.V2Answer
+	body streamBody
 }
 
 // streamBody reads a streamed answer, with its errors as Call gives them.
@@ -174,16 +182,17 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 				fmt.Sprintf("%s (%s /v1%s) is not implemented yet by this gateway", op.Name, op.Method, op.Path))
 			return
 		}
-		params := map[string]string{}
+		// nil without path variables (GET /v1/pods): plans only read it.
+		var params map[string]string
 		if info := infoFrom(r.Context()); info != nil && info.routed {
 			for i := 0; i+1 < len(info.vars); i += 2 {
-				if !addParam(w, r, params, info.vars[i], info.vars[i+1]) {
+				if !addParam(w, r, &params, info.vars[i], info.vars[i+1]) {
 					return
 				}
 			}
 		} else {
 			for k, v := range mux.Vars(r) {
-				if !addParam(w, r, params, k, v) {
+				if !addParam(w, r, &params, k, v) {
 					return
 				}
 			}
@@ -214,13 +223,14 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		}
 		ctx, cancel := context.WithTimeout(r.Context(), g.cfg.RequestTimeout)
 		defer cancel()
-		// The caller and the plan's request in one allocation.
+		// The caller, the plan's request and the writer of a streamed
+		// answer in one allocation.
 		call := &v1Call{
 			caller: upstreamCaller{op: op, up: g.upstream, cache: g.catalog, authorization: headerValue(r.Header, "Authorization"), requestID: RequestID(r.Context()), budget: g.budget},
 			req: translate.Request{
 				Op:     op,
 				Params: params,
-				Query:  r.URL.Query(),
+				Query:  query(r.URL),
 				Body:   body,
 				Options: translate.Options{
 					Lenient:         g.cfg.CompatMode == "lenient",
@@ -250,14 +260,8 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 			// bytes. A failure before them is answered as any; after them,
 			// the connection is aborted (no final chunk), so that the
 			// client cannot take the truncated list for a whole one.
-			sw := &streamWriter{w: w, commit: func() {
-				if cc := op.CacheControl(); cc != "" {
-					w.Header().Set("Cache-Control", cc)
-				}
-				setResultHeaders(w.Header(), res)
-				w.Header().Set("Content-Type", op.ContentType())
-				w.WriteHeader(res.Status)
-			}}
+			sw := &call.sw
+			sw.w, sw.op, sw.res = w, op, res
 			fail := res.Stream(sw)
 			if fail != nil {
 				infoFrom(r.Context()).setError(fail.Body)
@@ -296,17 +300,30 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 type v1Call struct {
 	caller upstreamCaller
 	req    translate.Request
+	sw     streamWriter // for a streamed answer
 }
 
-// addParam adds the path variable k, escaped value v, to params; an
-// invalid id is answered 404 (false).
-func addParam(w http.ResponseWriter, r *http.Request, params map[string]string, k, v string) bool {
+// query is u.Query(), nil for an empty query: plans only read it, and
+// url.ParseQuery would allocate an empty map for every request without one.
+func query(u *url.URL) url.Values {
+	if u.RawQuery == "" {
+		return nil
+	}
+	return u.Query()
+}
+
+// addParam adds the path variable k, escaped value v, to *params (made on
+// the first); an invalid id is answered 404 (false).
+func addParam(w http.ResponseWriter, r *http.Request, params *map[string]string, k, v string) bool {
 	id, err := url.PathUnescape(v)
 	if err != nil || !translate.ValidID(id) {
 		writeError(w, r, http.StatusNotFound, fmt.Sprintf("invalid %s %q", k, v))
 		return false
 	}
-	params[k] = id
+	if *params == nil {
+		*params = make(map[string]string, 2)
+	}
+	(*params)[k] = id
 	return true
 }
 
@@ -333,8 +350,20 @@ func writeResultAs(w http.ResponseWriter, res *translate.Result, ct string) {
 // bytes of a streamed answer.
 type streamWriter struct {
 	w         http.ResponseWriter
-	commit    func()
+	op        *translate.Operation
+	res       *translate.Result
 	committed bool
+}
+
+// commit sends the status and headers of the streamed answer.
+func (s *streamWriter) commit() {
+	h := s.w.Header()
+	if cc := s.op.CacheControl(); cc != "" {
+		h.Set("Cache-Control", cc)
+	}
+	setResultHeaders(h, s.res)
+	h.Set("Content-Type", s.op.ContentType())
+	s.w.WriteHeader(s.res.Status)
 }
 
 func (s *streamWriter) Write(p []byte) (int, error) {
