@@ -144,8 +144,10 @@ type podListEnd struct {
 // store knows. It is a post-pass after the streaming encoder, so that the
 // encoder stays as it is.
 // keys, when not nil, is a buffer for the ids the store is asked about,
-// reused from one call to the next.
-func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podListEnd, keys *[]string) []byte {
+// reused from one call to the next. spare, when not nil, is the buffer to
+// build the answer in, which then receives b (they swap); otherwise the
+// answer is built in a getAnswerBuf buffer and b goes back to the pool.
+func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podListEnd, keys *[]string, spare *[]byte) []byte {
 	if req.Facts == nil || len(ends) == 0 {
 		return b
 	}
@@ -163,7 +165,15 @@ func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podL
 	if len(known) == 0 {
 		return b
 	}
-	out := getAnswerBuf(len(b) + 48*len(known))
+	var out []byte
+	if spare != nil {
+		out = (*spare)[:0]
+		if n := len(b) + 48*len(known); cap(out) < n {
+			out = make([]byte, 0, n)
+		}
+	} else {
+		out = getAnswerBuf(len(b) + 48*len(known))
+	}
 	prev := 0
 	for _, e := range ends {
 		f, ok := known[e.id]
@@ -176,8 +186,11 @@ func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podL
 		prev = e.end
 	}
 	out = append(out, b[prev:]...)
-	b = b[:0]
-	answerBufs.pool.Put(&b)
+	if spare != nil {
+		*spare = b[:0]
+	} else {
+		putAnswerBuf(b)
+	}
 	return out
 }
 

@@ -306,6 +306,13 @@ func getAnswerBuf(hint int) []byte {
 	return make([]byte, 0, hint)
 }
 
+// putAnswerBuf gives b (not outstanding: never a Result's Body) back to
+// the pool.
+func putAnswerBuf(b []byte) {
+	b = b[:0]
+	answerBufs.pool.Put(&b)
+}
+
 // pooledBody records b (built in a getAnswerBuf buffer) as outstanding.
 func pooledBody(b []byte) []byte {
 	if cap(b) == 0 {

@@ -46,7 +46,17 @@ func (q *podQuery) filters() bool {
 // over GET /pods/{podId} (include* only; other parameters are ignored, as
 // v1 documented none).
 func parsePodQuery(v url.Values, list bool) (*podQuery, string) {
-	q := &podQuery{}
+	q := new(podQuery)
+	if msg := parsePodQueryInto(v, list, q); msg != "" {
+		return nil, msg
+	}
+	return q, ""
+}
+
+// parsePodQueryInto is parsePodQuery into *q (the caller's, which need
+// not be allocated): "" or the message of a 400.
+func parsePodQueryInto(v url.Values, list bool, q *podQuery) string {
+	*q = podQuery{}
 	var errs []string
 	bad := func(name, format string, args ...any) {
 		errs = append(errs, "query parameter "+name+": "+fmt.Sprintf(format, args...))
@@ -77,9 +87,9 @@ func parsePodQuery(v url.Values, list bool) (*podQuery, string) {
 	q.includeWorkers = boolean("includeWorkers")
 	if !list {
 		if len(errs) > 0 {
-			return nil, strings.Join(errs, "; ")
+			return strings.Join(errs, "; ")
 		}
-		return q, ""
+		return ""
 	}
 	scalar := func(name string, maxLen int) *string {
 		vals := v[name]
@@ -139,9 +149,9 @@ func parsePodQuery(v url.Values, list bool) (*podQuery, string) {
 	q.networkVolume = scalar("networkVolumeId", 0)
 	q.templateID = scalar("templateId", 0)
 	if len(errs) > 0 {
-		return nil, strings.Join(errs, "; ")
+		return strings.Join(errs, "; ")
 	}
-	return q, ""
+	return ""
 }
 
 // match applies the v1 filters to a v2 pod.
@@ -196,8 +206,9 @@ func (q *podQuery) match(p *v2Pod) bool {
 }
 
 func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
-	q, msg := parsePodQuery(req.Query, true)
-	if msg != "" {
+	var qv podQuery
+	q := &qv
+	if msg := parsePodQueryInto(req.Query, true, q); msg != "" {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	if q.endpointID != "" {
@@ -298,7 +309,7 @@ func streamPodList(ctx context.Context, req *Request, a *V2Answer, q *podQuery) 
 	if s.resets != resets {
 		b, ends = b[:1], nil // a last "pods" member that is null or empty
 	}
-	b = insertPodTemplates(ctx, req, append(b, ']'), ends, nil)
+	b = insertPodTemplates(ctx, req, append(b, ']'), ends, nil, nil)
 	return &Result{Status: http.StatusOK, Body: pooledBody(b)}
 }
 

@@ -65,22 +65,6 @@ type StreamCaller interface {
 	CallStream(ctx context.Context, c V2Call) (a *V2Answer, body io.ReadCloser, err error)
 }
 
-var prefixBufs sync.Pool // *[]byte of cap listPrefixBytes
-
-func getPrefixBuf() []byte {
-	if p, ok := prefixBufs.Get().(*[]byte); ok && cap(*p) >= listPrefixBytes {
-		return (*p)[:listPrefixBytes]
-	}
-	return make([]byte, listPrefixBytes)
-}
-
-func putPrefixBuf(b []byte) {
-	if cap(b) == listPrefixBytes {
-		b = b[:0]
-		prefixBufs.Put(&b)
-	}
-}
-
 // listPodsStreamed is listPodsPlan's v2 call and answer for the common case
 // (no include*, no templateId filter with a store) when c can stream.
 func listPodsStreamed(ctx context.Context, req *Request, c StreamCaller, q *podQuery) *Result {
@@ -97,46 +81,84 @@ func listPodsStreamed(ctx context.Context, req *Request, c StreamCaller, q *podQ
 		}
 		return streamPodList(ctx, req, a, q)
 	}
-	buf := getPrefixBuf()
+	// The window on the v2 answer is the list scratch's: a list that is
+	// streamed takes the scratch with it (listStream), any other gives it
+	// back untouched but for the window (still empty of references: a
+	// scratch in the pool always is).
+	sc := listScratches.Get().(*listScratch)
+	buf := sc.takePrefix()
 	n, err := io.ReadFull(body, buf)
 	switch err {
 	case nil:
-		return &Result{Status: http.StatusOK, Stream: func(w io.Writer) *Result {
-			defer body.Close()
-			return writePodStream(ctx, req, buf[:n], body, q, w)
-		}}
+		return &newListStream(ctx, req, q, sc, buf[:n], body).res
 	case io.EOF, io.ErrUnexpectedEOF:
 		body.Close()
 		// The whole answer: as before. The v1 answer shares none of buf.
 		whole := *a
 		whole.Body = buf[:n]
 		res := streamPodList(ctx, req, &whole, q)
-		putPrefixBuf(buf)
+		sc.keepPrefix(buf)
+		listScratches.Put(sc)
 		return res
 	default:
 		body.Close()
-		putPrefixBuf(buf)
+		sc.keepPrefix(buf)
+		listScratches.Put(sc)
 		return FromCallError(err)
 	}
 }
 
-// writePodStream translates the answer (prefix, then src) onto w.
-func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Reader, q *podQuery, w io.Writer) *Result {
+// listStream is a streamed list's Result and what its Stream writes from.
+// It holds the list's scratch only until the list is written: write takes
+// it (and the window) out before it gives it back to the pool, so that a
+// Result kept, or written twice, cannot reach a scratch that another list
+// (another API key's) is using.
+type listStream struct {
+	res    Result
+	q      podQuery
+	ctx    context.Context
+	req    *Request
+	sc     *listScratch
+	prefix []byte // the answer's first bytes, in sc's window buffer
+	body   io.ReadCloser
+}
+
+// newListStream is the streamed list of the answer whose first bytes,
+// prefix, are in sc's window: the Result, its stream and the query in
+// one allocation (and the method value).
+func newListStream(ctx context.Context, req *Request, q *podQuery, sc *listScratch, prefix []byte, body io.ReadCloser) *listStream {
+	ls := &listStream{ctx: ctx, req: req, q: *q, sc: sc, prefix: prefix, body: body}
+	ls.res = Result{Status: http.StatusOK, Stream: ls.write}
+	return ls
+}
+
+// write is the Result's Stream.
+func (ls *listStream) write(w io.Writer) *Result {
+	sc, prefix := ls.sc, ls.prefix
+	if sc == nil {
+		return Fail(http.StatusInternalServerError, "the pod list was already written")
+	}
+	ls.sc, ls.prefix = nil, nil
+	defer ls.body.Close()
+	return writePodStream(ls.ctx, ls.req, sc, prefix, ls.body, &ls.q, w)
+}
+
+// writePodStream translates the answer (prefix, then src) onto w, in the
+// storage of sc (from the lists before: no pod, id or string of this list
+// is used once it returns), which it gives back to the pool.
+func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix []byte, src io.Reader, q *podQuery, w io.Writer) *Result {
 	var s podStream
 	s.initReader(prefix, src)
-	defer func() { putPrefixBuf(s.buf) }()
-	// The storage of this list's pods and ids, from the lists before: no
-	// pod, id or string of this list is used once it returns.
-	sc := listScratches.Get().(*listScratch)
 	s.r.podStorage = sc.store
 	ends := sc.ends[:0]
 	ids := sc.ids[:0] // the bytes of the ids in ends
+	out := append(sc.takeOut(), '[')
 	defer func() {
 		sc.store, sc.ends, sc.ids = s.r.podStorage, ends, ids
+		sc.keepPrefix(s.buf)
+		sc.out = out
 		sc.release()
 	}()
-	out := append(getAnswerBuf(listCommitBytes+16<<10), '[')
-	defer func() { b := out[:0]; answerBufs.pool.Put(&b) }()
 	committed := false
 	var werr error
 	var p v2Pod
@@ -144,7 +166,7 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 	// flush ends a window: its templates, then the held answer is sent
 	// once long enough (or at the end).
 	flush := func(final bool) {
-		out = insertPodTemplates(ctx, req, out, ends, &sc.keys)
+		out = insertPodTemplates(ctx, req, out, ends, &sc.keys, &sc.spare)
 		ends, ids, window = ends[:0], ids[:0], 0
 		if final || len(out) >= listCommitBytes {
 			if ww, ok := w.(WholeWriter); ok && final && !committed {
@@ -213,16 +235,23 @@ func writePodStream(ctx context.Context, req *Request, prefix []byte, src io.Rea
 
 // listScratch is the working storage of one streamed list
 // (writePodStream): where its reader decodes each pod, and the ids of a
-// window's pods, as kept and as asked of the fact store. It goes on to the
-// next list (listScratches) emptied and without a pointer left in it, so
-// that a warm gateway allocates none of it per list: before, a 100-pod
-// list allocated ~20 KB of it, most of what a list gave the garbage
-// collector.
+// window's pods, as kept and as asked of the fact store; the window on
+// the v2 answer and the v1 answer held. It goes on to the next list
+// (listScratches) emptied and without a pointer left in it, so that a warm
+// gateway allocates none of it per list: before, a 100-pod list allocated
+// ~20 KB of it, most of what a list gave the garbage collector. (The
+// buffers of bytes keep the bytes of the last list, as any pooled buffer:
+// a list reads only what it has written into them.)
 type listScratch struct {
 	store podStorage
 	ends  []podListEnd
 	ids   []byte
 	keys  []string
+	// prefix: the window on the v2 answer (cap listPrefixBytes), nil
+	// while a list has it; out: the v1 answer held, and spare: where
+	// insertPodTemplates rebuilds it (they swap). Own buffers, not the
+	// answer pool's: a list got a single pod's buffer from it and grew it.
+	prefix, out, spare []byte
 }
 
 var listScratches = sync.Pool{New: func() any { return new(listScratch) }}
@@ -232,7 +261,34 @@ var listScratches = sync.Pool{New: func() any { return new(listScratch) }}
 const (
 	maxKeptListEnds = 512 // a window holds 128 (listWindowPods)
 	maxKeptIDBytes  = 64 << 10
+	maxKeptOutBytes = 512 << 10 // twice listWindowBytes
 )
+
+// takePrefix takes sc's window buffer, listPrefixBytes long (a new one
+// when sc has none of that size).
+func (sc *listScratch) takePrefix() []byte {
+	b := sc.prefix
+	sc.prefix = nil
+	if cap(b) != listPrefixBytes {
+		return make([]byte, listPrefixBytes)
+	}
+	return b[:listPrefixBytes]
+}
+
+// keepPrefix gives sc the window buffer b back, if it has not grown.
+func (sc *listScratch) keepPrefix(b []byte) {
+	if cap(b) == listPrefixBytes {
+		sc.prefix = b[:0]
+	}
+}
+
+// takeOut returns sc's buffer for the v1 answer, emptied.
+func (sc *listScratch) takeOut() []byte {
+	if sc.out == nil {
+		return make([]byte, 0, listCommitBytes+16<<10)
+	}
+	return sc.out[:0]
+}
 
 // release empties sc and hands it to the next list.
 func (sc *listScratch) release() {
@@ -247,6 +303,8 @@ func (sc *listScratch) reset() {
 	sc.ends = keepCleared(sc.ends, maxKeptListEnds)
 	sc.keys = keepCleared(sc.keys, maxKeptListEnds)
 	sc.ids = keepEmpty(sc.ids, maxKeptIDBytes)
+	sc.out = keepEmpty(sc.out, maxKeptOutBytes)
+	sc.spare = keepEmpty(sc.spare, maxKeptOutBytes)
 }
 
 // keepEmpty returns b emptied, or nil if its capacity is over max.

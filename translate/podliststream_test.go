@@ -444,3 +444,107 @@ func TestAListScratchKeepsNoPointer(t *testing.T) {
 		t.Errorf("buffers past the usual sizes kept: %d ports, %d ends, %d id bytes", cap(big.store.ports), cap(big.ends), cap(big.ids))
 	}
 }
+
+// TestAListStreamHoldsNoScratchOnceWritten: once a streamed list is
+// written, its Result holds neither the scratch nor its window (both went
+// on to other lists, maybe another API key's), the scratch is emptied,
+// and a second write fails without writing a byte.
+func TestAListStreamHoldsNoScratchOnceWritten(t *testing.T) {
+	withStreamSizes(t, 256, 4096, 16, 1<<30)
+	var pods []string
+	for i := range 20 {
+		pods = append(pods, pod(fmt.Sprintf("pod-%02d", i), set("templateId", nil)))
+	}
+	body := []byte(podList(pods...))
+	for _, tc := range []struct {
+		name string
+		req  *Request
+	}{
+		{"without a store", &Request{}},
+		{"with a store", &Request{Facts: newFakeFacts(FactPod, "pod-03", "tpl3", FactPod, "pod-17", "tpl17")}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			// What listPodsStreamed does for a list longer than the window.
+			r := &chunkReader{b: body, size: 100, failAt: -1}
+			sc := listScratches.Get().(*listScratch)
+			buf := sc.takePrefix()
+			if n, err := io.ReadFull(r, buf); err != nil || n != 256 {
+				t.Fatal(n, err)
+			}
+			ls := newListStream(context.Background(), tc.req, &podQuery{}, sc, buf, r)
+			res := &ls.res
+			if sc == nil || len(ls.prefix) != 256 {
+				t.Fatalf("before: scratch %p, window %d bytes", sc, len(ls.prefix))
+			}
+			var w bytes.Buffer
+			if fail := res.Stream(&w); fail != nil || !r.closed {
+				t.Fatalf("first write: %+v, closed %v", fail, r.closed)
+			}
+			want := decomposedList(body, &podQuery{})
+			if tc.req.Facts == nil && !bytes.Equal(w.Bytes(), want.Body) {
+				t.Fatalf("answer %.200s\nwant %.200s", w.Bytes(), want.Body)
+			}
+			if ls.sc != nil || ls.prefix != nil {
+				t.Errorf("the Result still holds the scratch (%p) or its window (%d bytes)", ls.sc, len(ls.prefix))
+			}
+			if len(sc.ends) != 0 || len(sc.ids) != 0 || len(sc.out) != 0 || len(sc.spare) != 0 || len(sc.prefix) != 0 || len(sc.store.scratch) != 0 {
+				t.Errorf("the scratch given back is not empty: %d ends, %d id bytes, %d+%d answer bytes", len(sc.ends), len(sc.ids), len(sc.out), len(sc.spare))
+			}
+			n := w.Len()
+			if fail := res.Stream(&w); fail == nil || fail.Status != http.StatusInternalServerError || w.Len() != n {
+				t.Errorf("second write: %+v, %d more bytes", fail, w.Len()-n)
+			}
+		})
+	}
+}
+
+// A list's scratch keeps its window and answer buffers for the next list,
+// but not grown ones.
+func TestListScratchBuffers(t *testing.T) {
+	withStreamSizes(t, 1024, 4096, 16, 1<<30)
+	var sc listScratch
+	b := sc.takePrefix()
+	if len(b) != 1024 || cap(b) != 1024 || sc.prefix != nil {
+		t.Fatalf("a new window: len %d cap %d", len(b), cap(b))
+	}
+	sc.keepPrefix(b[:10])
+	if got := sc.takePrefix(); len(got) != 1024 || &got[0] != &b[0] {
+		t.Errorf("the window was not kept")
+	}
+	sc.keepPrefix(make([]byte, 2048)) // grown by a large pod
+	if sc.prefix != nil {
+		t.Errorf("a grown window was kept")
+	}
+	sc.out = append(sc.takeOut(), "answer"...)
+	sc.spare = make([]byte, 5, maxKeptOutBytes+1)
+	sc.reset()
+	if len(sc.out) != 0 || cap(sc.out) == 0 || sc.spare != nil {
+		t.Errorf("after reset: out %d/%d, spare cap %d", len(sc.out), cap(sc.out), cap(sc.spare))
+	}
+	if got := sc.takeOut(); len(got) != 0 || cap(got) != cap(sc.out) {
+		t.Errorf("takeOut: %d/%d", len(got), cap(got))
+	}
+}
+
+// insertPodTemplates builds the same answer in a spare buffer as in a
+// pool's, and hands the old buffer over in its place.
+func TestInsertPodTemplatesSpare(t *testing.T) {
+	req := &Request{Facts: newFakeFacts(FactPod, "p1", "tpl1", FactPod, "p3", "tpl3")}
+	list := `[{"id":"p1"},{"id":"p2"},{"id":"p3"}]`
+	ends := []podListEnd{{"p1", 11}, {"p2", 23}, {"p3", 35}}
+	want := `[{"id":"p1","templateId":"tpl1"},{"id":"p2"},{"id":"p3","templateId":"tpl3"}]`
+	for _, spareCap := range []int{0, 8, 4096} {
+		b := append(make([]byte, 0, 64), list...)
+		spare := make([]byte, 0, spareCap)
+		got := insertPodTemplates(context.Background(), req, b, ends, nil, &spare)
+		if string(got) != want {
+			t.Errorf("spare of %d: %s", spareCap, got)
+		}
+		if len(spare) != 0 || cap(spare) != 64 || &spare[:1][0] != &b[0] {
+			t.Errorf("spare of %d: the old buffer was not handed over (len %d cap %d)", spareCap, len(spare), cap(spare))
+		}
+		if pooled := insertPodTemplates(context.Background(), req, []byte(list), ends, nil, nil); string(pooled) != want {
+			t.Errorf("pooled: %s", pooled)
+		}
+	}
+}

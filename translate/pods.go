@@ -716,8 +716,9 @@ func getPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	q, msg := parsePodQuery(req.Query, false)
-	if msg != "" {
+	var qv podQuery
+	q := &qv
+	if msg := parsePodQueryInto(req.Query, false, q); msg != "" {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	p, r := getV2Pod(ctx, req, c, id)
