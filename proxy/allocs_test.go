@@ -140,3 +140,27 @@ func TestAddParam(t *testing.T) {
 		t.Errorf("invalid id: params %v, status %d", none, w.Code)
 	}
 }
+
+// The Deprecation and Sunset values are shared by every answer: an Add to
+// one answer's does not reach the next answer's.
+func TestV1HeadersShared(t *testing.T) {
+	g := &Gateway{deprecation: "@1", sunset: "Sun, 31 Jan 2027 00:00:00 GMT"}
+	g.deprecationHdr, g.sunsetHdr = []string{g.deprecation}, []string{g.sunset}
+	h := g.withV1Headers(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Add("Deprecation", "more")
+		w.Header().Add("Sunset", "more")
+	}))
+	for range 2 {
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, httptest.NewRequest("GET", "/v1/pods", nil))
+		if got := w.Header().Values("Deprecation"); !slices.Equal(got, []string{"@1", "more"}) {
+			t.Errorf("Deprecation %q", got)
+		}
+		if got := w.Header().Values("Sunset"); !slices.Equal(got, []string{g.sunset, "more"}) {
+			t.Errorf("Sunset %q", got)
+		}
+	}
+	if !slices.Equal(g.deprecationHdr, []string{"@1"}) || !slices.Equal(g.sunsetHdr, []string{g.sunset}) {
+		t.Errorf("shared values changed: %q %q", g.deprecationHdr, g.sunsetHdr)
+	}
+}

@@ -100,6 +100,10 @@ type Gateway struct {
 	sunset      string
 	sunsetLink  string
 	sunsetWarn  string // Warning header (config sunset_warning)
+
+	// deprecationHdr and sunsetHdr: the header values of deprecation and
+	// sunset, shared by every answer (read-only, capped).
+	deprecationHdr, sunsetHdr []string
 }
 
 // New builds a gateway from its options.
@@ -124,6 +128,7 @@ func New(o Options) (*Gateway, error) {
 		usage:        o.Usage,
 		tel:          o.Telemetry,
 	}
+	g.deprecationHdr = []string{g.deprecation}
 	if o.Logger != nil {
 		g.log = *o.Logger
 	} else {
@@ -192,6 +197,7 @@ func New(o Options) (*Gateway, error) {
 	}
 	if !o.Config.Sunset.IsZero() {
 		g.sunset = o.Config.Sunset.UTC().Format(http.TimeFormat)
+		g.sunsetHdr = []string{g.sunset}
 		if o.Config.SunsetLink != "" {
 			g.sunsetLink = "<" + o.Config.SunsetLink + `>; rel="sunset"`
 		}

@@ -67,9 +67,11 @@ func (g *Gateway) withV1Headers(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path == "/v1" || strings.HasPrefix(r.URL.Path, "/v1/") {
 			h := w.Header()
-			h["Deprecation"] = []string{g.deprecation}
+			// Constant values: the slices are shared by every answer
+			// (capped: an Add copies; nothing changes one in place).
+			h["Deprecation"] = g.deprecationHdr
 			if g.sunset != "" {
-				h["Sunset"] = []string{g.sunset}
+				h["Sunset"] = g.sunsetHdr
 				if g.sunsetLink != "" {
 					h.Add("Link", g.sunsetLink)
 				}

@@ -211,7 +211,26 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 // AnswerTooLargeError the moment the answer passes MaxBody, declared or
 // not). Any other answer is read whole, as by Do.
 func (u *Upstream) Stream(ctx context.Context, c Call, authorization, requestID string) (*Response, io.ReadCloser, error) {
-	resp, err := u.open(ctx, c, authorization, requestID)
+	whole, resp, err := u.stream(ctx, c, authorization, requestID)
+	if resp == nil {
+		return whole, nil, err
+	}
+	// The answer and its reader in one allocation.
+	sr := &streamedResponse{resp: Response{Status: resp.StatusCode, Header: resp.Header}, body: u.limited(resp.Body)}
+	return &sr.resp, &sr.body, nil
+}
+
+// streamedResponse is what Stream allocates for a streamed answer.
+type streamedResponse struct {
+	resp Response
+	body limitedBody
+}
+
+// stream is Stream for callers that wrap the answer (CallStream): a 2xx
+// answer is resp, its body unread, to be read through u.limited; any
+// other is whole, read as by Do.
+func (u *Upstream) stream(ctx context.Context, c Call, authorization, requestID string) (whole *Response, resp *http.Response, err error) {
+	resp, err = u.open(ctx, c, authorization, requestID)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -227,15 +246,13 @@ func (u *Upstream) Stream(ctx context.Context, c Call, authorization, requestID 
 		resp.Body.Close()
 		return nil, nil, &AnswerTooLargeError{Limit: u.MaxBody}
 	}
-	// The answer and its reader in one allocation.
-	sr := &streamedResponse{resp: Response{Status: resp.StatusCode, Header: resp.Header}, body: limitedBody{rc: resp.Body, left: u.MaxBody, limit: u.MaxBody}}
-	return &sr.resp, &sr.body, nil
+	return nil, resp, nil
 }
 
-// streamedResponse is what Stream allocates for a streamed answer.
-type streamedResponse struct {
-	resp Response
-	body limitedBody
+// limited is the reader of a streamed answer's body rc: at most MaxBody
+// bytes.
+func (u *Upstream) limited(rc io.ReadCloser) limitedBody {
+	return limitedBody{rc: rc, left: u.MaxBody, limit: u.MaxBody}
 }
 
 // limitedBody reads at most limit bytes of an answer: one more is an

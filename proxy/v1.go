@@ -99,28 +99,31 @@ func (c *upstreamCaller) CallStream(ctx context.Context, call translate.V2Call) 
 			return true
 		}
 	}
-	resp, body, err := c.up.Stream(ctx, uc, c.authorization, c.requestID)
+	whole, resp, err := c.up.stream(ctx, uc, c.authorization, c.requestID)
 	if err != nil {
 		return nil, nil, normalizeCallError(err)
 	}
-	if body == nil {
-		a := &translate.V2Answer{Status: resp.Status, Header: resp.Header, Body: resp.Body}
+	if resp == nil {
+		a := &translate.V2Answer{Status: whole.Status, Header: whole.Header, Body: whole.Body}
 		c.mu.Lock()
 		if !c.released && len(c.bodies) < 32 {
-			c.bodies = append(c.bodies, resp.Body)
+			c.bodies = append(c.bodies, whole.Body)
 		}
 		c.mu.Unlock()
 		return a, nil, nil
 	}
-	// The answer and its reader in one allocation.
-	sa := &streamedAnswer{a: translate.V2Answer{Status: resp.Status, Header: resp.Header}, body: streamBody{body}}
+	// The answer and its readers in one allocation.
+	sa := &streamedAnswer{a: translate.V2Answer{Status: resp.StatusCode, Header: resp.Header}, lim: c.up.limited(resp.Body)}
+	sa.body = streamBody{&sa.lim}
 	return &sa.a, &sa.body, nil
 }
 
-// streamedAnswer is what CallStream allocates for a streamed answer.
+// streamedAnswer is what CallStream allocates for a streamed answer: as
+// Upstream.Stream gives it, with the errors as Call gives them.
 type streamedAnswer struct {
 	a    translate.V2Answer
 	body streamBody
+	lim  limitedBody
 }
 
 // streamBody reads a streamed answer, with its errors as Call gives them.
