@@ -79,7 +79,7 @@ fuzz:
 ## (pass-through and v1, memory and Redis limiter), and the rate limit of two
 ## saturated gateways sharing one key — results in bench/results/
 ## and BENCHMARKS.md (with bench/HISTORY.md appended);
-## about 4 minutes, not part of CI. BENCHFLAGS passes flags (e.g. -only list/).
+## about 10 minutes, not part of CI. BENCHFLAGS passes flags (e.g. -only list/).
 bench:
 	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \

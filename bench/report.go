@@ -50,6 +50,39 @@ func (r *Report) find(id string) *CaseResult {
 	return nil
 }
 
+// pairedRatio is the median over the rounds of a's sample divided by b's
+// sample of the same round. A round runs its cases back to back, so its
+// ratio compares like with like, and the machine's drift from round to
+// round cancels; dividing the medians would set samples from different
+// rounds against each other (on a shared machine, single rounds of one
+// run differed by up to 30%). Samples that do not pair (a different
+// number on each side) fall back to the ratio of the medians; false when
+// there is nothing to divide by.
+func pairedRatio(a, b []float64) (float64, bool) {
+	if len(a) == 0 || len(a) != len(b) {
+		if mb := median(b); len(a) > 0 && mb > 0 {
+			return median(a) / mb, true
+		}
+		return 0, false
+	}
+	rs := make([]float64, 0, len(a))
+	for i := range a {
+		if b[i] > 0 {
+			rs = append(rs, a[i]/b[i])
+		}
+	}
+	if len(rs) == 0 {
+		return 0, false
+	}
+	return median(rs), true
+}
+
+// rpsRatio is c's maximum throughput relative to b's (pairedRatio).
+func rpsRatio(c, b *CaseResult) (float64, bool) {
+	rps := func(s Sample) float64 { return s.RPS }
+	return pairedRatio(mapSlice(c.Max, rps), mapSlice(b.Max, rps))
+}
+
 // Target is one quality bar of docs/design.md §10 as measured.
 type TargetResult struct {
 	Name     string
@@ -63,10 +96,10 @@ func (r *Report) Targets() []TargetResult {
 	var out []TargetResult
 	ratio := func(id, base string) (float64, bool) {
 		c, b := r.find(id), r.find(base)
-		if c == nil || b == nil || b.MaxRPS == 0 {
+		if c == nil || b == nil {
 			return 0, false
 		}
-		return c.MaxRPS / b.MaxRPS, true
+		return rpsRatio(c, b)
 	}
 	speed := func(name, id, base string, bar float64) {
 		if v, ok := ratio(id, base); ok {
@@ -78,8 +111,9 @@ func (r *Report) Targets() []TargetResult {
 	speed("translated GET /v1/pods (100 pods) ≥ 0.70× bare proxy throughput", "list/gateway-v1", "list/bare", 0.70)
 	if c, b := r.find("list/gateway-v1"), r.find("list/bare"); c != nil && b != nil && len(c.CPUPerReq) > 0 && len(b.CPUPerReq) > 0 {
 		g, bb := median(c.CPUPerReq), median(b.CPUPerReq)
+		v, _ := pairedRatio(c.CPUPerReq, b.CPUPerReq)
 		out = append(out, TargetResult{"translated GET /v1/pods (100 pods): gateway CPU per request ≤ 2.0× the bare proxy's",
-			fmt.Sprintf("%.2f× (%.0f vs %.0f µs)", g/bb, g, bb), g/bb <= 2.0, true})
+			fmt.Sprintf("%.2f× (medians %.0f vs %.0f µs)", v, g, bb), v <= 2.0, true})
 	} else {
 		out = append(out, TargetResult{Name: "translated GET /v1/pods (100 pods): gateway CPU per request ≤ 2.0× the bare proxy's"})
 	}
@@ -146,8 +180,12 @@ func (r *Report) Targets() []TargetResult {
 		if math.Abs(lim-1) > 0.01 || (len(c.RoundTrips) > 0 && median(c.RoundTrips) > 1.01) {
 			oneTrip = false
 		}
-		if m := r.find(strings.TrimSuffix(c.ID, "-redis")); m != nil && m.MaxRPS > 0 {
-			cost := 1 - c.MaxRPS/m.MaxRPS
+		if m := r.find(strings.TrimSuffix(c.ID, "-redis")); m != nil {
+			v, ok := rpsRatio(c, m)
+			if !ok {
+				continue
+			}
+			cost := 1 - v
 			worstCost = max(worstCost, cost)
 			costs = append(costs, fmt.Sprintf("%s %+.0f%%", strings.TrimSuffix(c.ID, "-redis"), -cost*100))
 		}
@@ -194,7 +232,8 @@ func (r *Report) CPUFindings() []string {
 	var out []string
 	if g, ok := cpu("list/gateway-v1"); ok {
 		if b, ok := cpu("list/bare"); ok && b > 0 {
-			out = append(out, fmt.Sprintf("translated `GET /v1/pods` (100 pods): %.0f µs of gateway CPU per request, %.2f× the bare proxy's %.0f µs (which only copies bytes)", g, g/b, b))
+			v, _ := pairedRatio(r.find("list/gateway-v1").CPUPerReq, r.find("list/bare").CPUPerReq)
+			out = append(out, fmt.Sprintf("translated `GET /v1/pods` (100 pods): %.0f µs of gateway CPU per request, %.2f× the bare proxy's %.0f µs (which only copies bytes; the ratio is the median of the rounds' ratios)", g, v, b))
 		}
 	}
 	for _, c := range r.Cases {
@@ -207,7 +246,8 @@ func (r *Report) CPUFindings() []string {
 			continue
 		}
 		g := median(c.CPUPerReq)
-		line := fmt.Sprintf("Redis limiter, %s: gateway CPU %+.0f%% (%.0f → %.0f µs per request)", base, (g/m-1)*100, m, g)
+		v, _ := pairedRatio(c.CPUPerReq, r.find(base).CPUPerReq)
+		line := fmt.Sprintf("Redis limiter, %s: gateway CPU %+.0f%% (%.0f → %.0f µs per request)", base, (v-1)*100, m, g)
 		if len(c.RedisCPU) > 0 {
 			line += fmt.Sprintf("; the redis-server on the same cores spends %.0f µs per decision", median(c.RedisCPU))
 		}
@@ -234,7 +274,8 @@ func (r *Report) Markdown() string {
 		"load from vegeta's library in the benchmark's process, all on the same machine. "+
 		"**req/s**: maximum throughput with %d concurrent keep-alive connections (%s measured after %s of warm-up). "+
 		"**Latencies**: at a fixed rate, half of the translated gateway's maximum for the workload, the same rate for every row of a workload (%s measured); exact percentiles; "+
-		"**+p50/+p99**: minus direct's at that rate. Every figure is the median of %d rounds, interleaved across cases. "+
+		"**+p50/+p99**: minus direct's at that rate. Every figure is the median of %d rounds, interleaved across cases; "+
+		"a ratio of two of these cases (× bare, the targets drawn from them, the Redis cost) is the median of their per-round ratios, each round running its cases back to back. "+
 		"**allocs/req, B/req**: `go test -bench` of the handler in `proxy` with an in-process upstream. "+
 		"**peak RSS**: VmHWM of the proxy process (nginx: master + workers). "+
 		"**Redis cmds/req**: commands the Redis server processed per rate-limit decision after the warm-up, at maximum throughput (the limiter's one EVALSHA counts with the commands its Lua script runs inside Redis; usage-report writes are included); the targets table gives the limiter's own round trips per decision.\n\n",
@@ -292,8 +333,10 @@ func (r *Report) Markdown() string {
 		direct := r.find(w + "/direct")
 		for _, c := range rows {
 			ratio := "—"
-			if bare != nil && bare.MaxRPS > 0 {
-				ratio = fmt.Sprintf("%.2f", c.MaxRPS/bare.MaxRPS)
+			if bare != nil {
+				if v, ok := rpsRatio(c, bare); ok {
+					ratio = fmt.Sprintf("%.2f", v)
+				}
 			}
 			addP50, addP99 := "—", "—"
 			if direct != nil && c != direct {

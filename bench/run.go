@@ -55,11 +55,13 @@ type Options struct {
 	Log          io.Writer     `json:"-"` // progress; nil: discarded
 }
 
-// DefaultOptions are make bench's settings: about three and a half minutes
-// on a 2-core machine.
+// DefaultOptions are make bench's settings: about ten minutes on a
+// 2-core machine. Five rounds, because on a shared machine single rounds
+// of one run differed by up to 30% and three could not settle a target
+// within 5% of its bar.
 func DefaultOptions() Options {
 	return Options{
-		Rounds:       3,
+		Rounds:       5,
 		Warmup:       400 * time.Millisecond,
 		MaxDuration:  1500 * time.Millisecond,
 		RateDuration: 2 * time.Second,
