@@ -726,13 +726,17 @@ func (r *jreader) skipFast() bool {
 	key := false // a member's key comes next, not a value
 	for {
 		// A value, or a key.
-		if i < len(b) && b[i] <= ' ' {
-			i = skipWS(b, i)
-		}
 		if i >= len(b) {
 			return false
 		}
-		switch c := b[i]; {
+		c := b[i]
+		if c <= ' ' {
+			if i = skipWS(b, i); i >= len(b) {
+				return false
+			}
+			c = b[i]
+		}
+		switch {
 		case c == '"':
 			// A string, eight bytes at a time (SWAR), as scanString.
 			i++
@@ -851,13 +855,17 @@ func (r *jreader) skipFast() bool {
 				r.i = i
 				return true
 			}
-			if i < len(b) && b[i] <= ' ' {
-				i = skipWS(b, i)
-			}
 			if i >= len(b) {
 				return false
 			}
-			if c := b[i]; c == ',' {
+			c := b[i]
+			if c <= ' ' {
+				if i = skipWS(b, i); i >= len(b) {
+					return false
+				}
+				c = b[i]
+			}
+			if c == ',' {
 				i++
 				key = obj
 				break
