@@ -67,11 +67,23 @@ build:
 fuzz-long:
 	$(MAKE) fuzz FUZZTIME=60s
 
+## A run that fails only with a bare "context deadline exceeded" and writes no
+## failing input is Go 1.26's race at the end of -fuzztime (go.dev/issue/75804,
+## fixed in Go 1.27), not a finding: that target is run again, up to three
+## times. Any other failure, or a failing input written, fails at once.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
+	@set -e; log=$$(mktemp); trap 'rm -f "$$log"' EXIT; \
+	for pkg in $$($(GO) list ./...); do \
 	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
-	    $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	    for try in 1 2 3; do \
+	      echo "fuzz $$pkg $$f ($(FUZZTIME))"; \
+	      if $(GO) test -run='^$$' -fuzz="^$$f$$" -fuzztime=$(FUZZTIME) $$pkg >"$$log" 2>&1; then cat "$$log"; break; fi; \
+	      cat "$$log"; \
+	      if [ $$try -lt 3 ] && ! grep -q 'Failing input written' "$$log" && \
+	         [ "$$(awk '/^--- FAIL: /{f=1;next} /^FAIL/{f=0} f' "$$log")" = "    context deadline exceeded" ]; then \
+	        echo "fuzz: $$f stopped on Go's -fuzztime race (go.dev/issue/75804), no failing input: running it again"; \
+	      else exit 1; fi; \
+	    done; \
 	  done; \
 	done
 
