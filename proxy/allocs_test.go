@@ -15,7 +15,7 @@ import (
 )
 
 // The precomputed RateLimit-Policy values and the reqInfo's storage give
-// the same headers as setRateLimitHeaders, and no Add reaches a value
+// the same headers as values made for the answer, and no Add reaches a value
 // shared with other answers or the other header.
 func TestSetRateLimitHeadersWith(t *testing.T) {
 	policies := ratePoliciesFor(60, map[string]int{"k1": 10, "k2": 60, "k3": -1})
@@ -26,17 +26,17 @@ func TestSetRateLimitHeadersWith(t *testing.T) {
 		{Allowed: true, Limit: 7, Remaining: 3, Reset: time.Minute}, // not configured: formatted
 	} {
 		want := http.Header{}
-		setRateLimitHeaders(want, d)
+		setRateLimitHeaders(want, d, nil, nil)
 		for _, val := range []*[1]string{nil, new([1]string)} {
 			h := http.Header{}
-			setRateLimitHeadersWith(h, d, policies, val)
+			setRateLimitHeaders(h, d, policies, val)
 			if !reflect.DeepEqual(h, want) {
 				t.Errorf("%+v: headers %v, want %v", d, h, want)
 			}
 			h.Add("Ratelimit-Policy", "second")
 			h.Add("Ratelimit", "second")
 			again := http.Header{}
-			setRateLimitHeadersWith(again, d, policies, nil)
+			setRateLimitHeaders(again, d, policies, nil)
 			if !reflect.DeepEqual(again, want) {
 				t.Errorf("%+v: an Add to one answer's headers reached another's: %v", d, again)
 			}

@@ -72,7 +72,7 @@ type Options struct {
 type Gateway struct {
 	cfg *config.Config
 	// ratePolicies: the RateLimit-Policy value of each configured limit
-	// (setRateLimitHeadersWith), read-only after New.
+	// (setRateLimitHeaders), read-only after New.
 	ratePolicies map[int][]string
 	upstream     *Upstream
 	budget       *bufferBudget // nil: none (membudget.go)

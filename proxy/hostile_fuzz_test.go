@@ -212,7 +212,7 @@ func FuzzRateLimitHeaders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, limit, remaining, reset int64) {
 		d := limiter.Decision{Limit: int(limit), Remaining: int(remaining), Reset: time.Duration(reset)}
 		h := http.Header{}
-		setRateLimitHeaders(h, d)
+		setRateLimitHeaders(h, d, nil, nil)
 		p, s := h.Get("RateLimit-Policy"), h.Get("RateLimit")
 		if !policy.MatchString(p) {
 			t.Fatalf("RateLimit-Policy %q for %+v", p, d)

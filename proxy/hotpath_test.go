@@ -90,7 +90,7 @@ func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { retu
 func TestSetRateLimitHeadersIndependent(t *testing.T) {
 	h := http.Header{}
 	h.Set("RateLimit", "old")
-	setRateLimitHeaders(h, limiter.Decision{Allowed: true, Limit: 60, Remaining: 59})
+	setRateLimitHeaders(h, limiter.Decision{Allowed: true, Limit: 60, Remaining: 59}, nil, nil)
 	if got := h.Get("RateLimit-Policy"); got != `"minute";q=60;w=60` {
 		t.Errorf("RateLimit-Policy %q", got)
 	}

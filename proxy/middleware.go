@@ -359,7 +359,7 @@ func (g *Gateway) withRateLimit(next http.Handler) http.Handler {
 		if info != nil {
 			vals = &info.rateLimitHdr
 		}
-		setRateLimitHeadersWith(w.Header(), d, g.ratePolicies, vals)
+		setRateLimitHeaders(w.Header(), d, g.ratePolicies, vals)
 		if !d.Allowed {
 			g.limiterDecision(r.Context(), info, "limited")
 			w.Header().Set("Retry-After", strconv.Itoa(d.ResetSeconds()))
@@ -379,19 +379,14 @@ func (g *Gateway) limiterDecision(ctx context.Context, info *reqInfo, decision s
 }
 
 // setRateLimitHeaders writes the IETF httpapi RateLimit headers, in the
-// same form v2 sends them.
-// Negative counts (never sent by the draft's grammar) are written as 0.
-func setRateLimitHeaders(h http.Header, d limiter.Decision) {
-	setRateLimitHeadersWith(h, d, nil, nil)
-}
-
-// setRateLimitHeadersWith is setRateLimitHeaders for the requests the
-// limiter admits, which all pay for it. The keys are assigned in their
-// canonical form (what Header.Set would look up). The policy's value is
-// shared, from policies (ratePoliciesFor: read-only, capped so that an Add
-// copies), when the limit is one configured. The RateLimit value is kept
-// in val (the request's reqInfo; nil: a new one), also capped.
-func setRateLimitHeadersWith(h http.Header, d limiter.Decision, policies map[int][]string, val *[1]string) {
+// same form v2 sends them. Negative counts (never sent by the draft's
+// grammar) are written as 0. Every request the limiter admits pays for
+// it, so the keys are assigned in their canonical form (what Header.Set
+// would look up); the policy's value is shared, from policies
+// (ratePoliciesFor: read-only, capped so that an Add copies), when the
+// limit is one configured; the RateLimit value is kept in val (the
+// request's reqInfo; nil: a new one), also capped.
+func setRateLimitHeaders(h http.Header, d limiter.Decision, policies map[int][]string, val *[1]string) {
 	policy, ok := policies[d.Limit]
 	if !ok {
 		policy = []string{rateLimitPolicy(d.Limit)}

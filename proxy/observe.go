@@ -59,7 +59,7 @@ type reqInfo struct {
 	notes []translate.Note
 	// Allocated with the reqInfo (withRequestID): the request's context
 	// that carries it, the value of the answer's X-Request-Id header and
-	// that of its RateLimit header (setRateLimitHeadersWith).
+	// that of its RateLimit header (setRateLimitHeaders).
 	ctx          infoContext
 	idHdr        [1]string
 	rateLimitHdr [1]string

@@ -198,6 +198,11 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 	if err != nil {
 		return nil, err
 	}
+	return u.readWhole(resp, c)
+}
+
+// readWhole reads and closes resp's body (at most MaxBody bytes).
+func (u *Upstream) readWhole(resp *http.Response, c Call) (*Response, error) {
 	defer resp.Body.Close()
 	b, err := readBody(getBodyBuf(), resp.Body, resp.ContentLength, u.MaxBody, c.Charge)
 	if err != nil {
@@ -206,41 +211,18 @@ func (u *Upstream) Do(ctx context.Context, c Call, authorization, requestID stri
 	return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil
 }
 
-// Stream makes one v2 call and, for a 2xx answer, hands its body over
-// unread (Body nil, the reader to read and close; it fails with an
+// Stream makes one v2 call and, for a 2xx answer, returns it as resp, its
+// body unread, to be read through u.limited (which fails with an
 // AnswerTooLargeError the moment the answer passes MaxBody, declared or
-// not). Any other answer is read whole, as by Do.
-func (u *Upstream) Stream(ctx context.Context, c Call, authorization, requestID string) (*Response, io.ReadCloser, error) {
-	whole, resp, err := u.stream(ctx, c, authorization, requestID)
-	if resp == nil {
-		return whole, nil, err
-	}
-	// The answer and its reader in one allocation.
-	sr := &streamedResponse{resp: Response{Status: resp.StatusCode, Header: resp.Header}, body: u.limited(resp.Body)}
-	return &sr.resp, &sr.body, nil
-}
-
-// streamedResponse is what Stream allocates for a streamed answer.
-type streamedResponse struct {
-	resp Response
-	body limitedBody
-}
-
-// stream is Stream for callers that wrap the answer (CallStream): a 2xx
-// answer is resp, its body unread, to be read through u.limited; any
-// other is whole, read as by Do.
-func (u *Upstream) stream(ctx context.Context, c Call, authorization, requestID string) (whole *Response, resp *http.Response, err error) {
+// not). Any other answer is whole, read as by Do.
+func (u *Upstream) Stream(ctx context.Context, c Call, authorization, requestID string) (whole *Response, resp *http.Response, err error) {
 	resp, err = u.open(ctx, c, authorization, requestID)
 	if err != nil {
 		return nil, nil, err
 	}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		b, err := readBody(getBodyBuf(), resp.Body, resp.ContentLength, u.MaxBody, c.Charge)
-		if err != nil {
-			return nil, nil, err
-		}
-		return &Response{Status: resp.StatusCode, Header: resp.Header, Body: b}, nil, nil
+		whole, err = u.readWhole(resp, c)
+		return whole, nil, err
 	}
 	if resp.ContentLength > u.MaxBody {
 		resp.Body.Close()

@@ -99,7 +99,7 @@ func (c *upstreamCaller) CallStream(ctx context.Context, call translate.V2Call) 
 			return true
 		}
 	}
-	whole, resp, err := c.up.stream(ctx, uc, c.authorization, c.requestID)
+	whole, resp, err := c.up.Stream(ctx, uc, c.authorization, c.requestID)
 	if err != nil {
 		return nil, nil, normalizeCallError(err)
 	}
@@ -118,8 +118,8 @@ func (c *upstreamCaller) CallStream(ctx context.Context, call translate.V2Call) 
 	return &sa.a, &sa.body, nil
 }
 
-// streamedAnswer is what CallStream allocates for a streamed answer: as
-// Upstream.Stream gives it, with the errors as Call gives them.
+// streamedAnswer is what CallStream allocates for a streamed answer: its
+// body read through Upstream.limited, with the errors as Call gives them.
 type streamedAnswer struct {
 	a    translate.V2Answer
 	body streamBody

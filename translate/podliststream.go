@@ -88,24 +88,22 @@ func listPodsStreamed(ctx context.Context, req *Request, c StreamCaller, q *podQ
 	sc := listScratches.Get().(*listScratch)
 	buf := sc.takePrefix()
 	n, err := io.ReadFull(body, buf)
-	switch err {
-	case nil:
+	if err == nil {
 		return &newListStream(ctx, req, q, sc, buf[:n], body).res
-	case io.EOF, io.ErrUnexpectedEOF:
-		body.Close()
+	}
+	body.Close()
+	var res *Result
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		// The whole answer: as before. The v1 answer shares none of buf.
 		whole := *a
 		whole.Body = buf[:n]
-		res := streamPodList(ctx, req, &whole, q)
-		sc.keepPrefix(buf)
-		listScratches.Put(sc)
-		return res
-	default:
-		body.Close()
-		sc.keepPrefix(buf)
-		listScratches.Put(sc)
-		return FromCallError(err)
+		res = streamPodList(ctx, req, &whole, q)
+	} else {
+		res = FromCallError(err)
 	}
+	sc.keepPrefix(buf)
+	listScratches.Put(sc)
+	return res
 }
 
 // listStream is a streamed list's Result and what its Stream writes from.
