@@ -108,14 +108,15 @@ func (r *Report) Targets() []TargetResult {
 			out = append(out, TargetResult{Name: name})
 		}
 	}
-	speed("translated GET /v1/pods (100 pods) ≥ 0.70× bare proxy throughput", "list/gateway-v1", "list/bare", 0.70)
+	list := fmt.Sprintf("translated GET /v1/pods (%d %s pods)", r.Options.Pods, r.Options.List)
+	speed(list+" ≥ 0.70× bare proxy throughput", "list/gateway-v1", "list/bare", 0.70)
 	if c, b := r.find("list/gateway-v1"), r.find("list/bare"); c != nil && b != nil && len(c.CPUPerReq) > 0 && len(b.CPUPerReq) > 0 {
 		g, bb := median(c.CPUPerReq), median(b.CPUPerReq)
 		v, _ := pairedRatio(c.CPUPerReq, b.CPUPerReq)
-		out = append(out, TargetResult{"translated GET /v1/pods (100 pods): gateway CPU per request ≤ 2.0× the bare proxy's",
+		out = append(out, TargetResult{list + ": gateway CPU per request ≤ 2.0× the bare proxy's",
 			fmt.Sprintf("%.2f× (medians %.0f vs %.0f µs)", v, g, bb), v <= 2.0, true})
 	} else {
-		out = append(out, TargetResult{Name: "translated GET /v1/pods (100 pods): gateway CPU per request ≤ 2.0× the bare proxy's"})
+		out = append(out, TargetResult{Name: list + ": gateway CPU per request ≤ 2.0× the bare proxy's"})
 	}
 	speed("translated GET /v1/pods/{id} ≥ 0.85× bare proxy throughput", "get/gateway-v1", "get/bare", 0.85)
 	speed("translated POST /v1/pods ≥ 0.60× bare proxy throughput", "create/gateway-v1", "create/bare", 0.60)
@@ -233,7 +234,7 @@ func (r *Report) CPUFindings() []string {
 	if g, ok := cpu("list/gateway-v1"); ok {
 		if b, ok := cpu("list/bare"); ok && b > 0 {
 			v, _ := pairedRatio(r.find("list/gateway-v1").CPUPerReq, r.find("list/bare").CPUPerReq)
-			out = append(out, fmt.Sprintf("translated `GET /v1/pods` (100 pods): %.0f µs of gateway CPU per request, %.2f× the bare proxy's %.0f µs (which only copies bytes; the ratio is the median of the rounds' ratios)", g, v, b))
+			out = append(out, fmt.Sprintf("translated `GET /v1/pods` (%d %s pods): %.0f µs of gateway CPU per request, %.2f× the bare proxy's %.0f µs (which only copies bytes; the ratio is the median of the rounds' ratios)", r.Options.Pods, r.Options.List, g, v, b))
 		}
 	}
 	for _, c := range r.Cases {
@@ -270,7 +271,7 @@ func (r *Report) Markdown() string {
 	}
 	fmt.Fprintf(&b, " Took %s.\n\n", r.Elapsed.Round(time.Second))
 	o := r.Options
-	fmt.Fprintf(&b, "Every server runs in its own process, started fresh for each run, in front of one static upstream serving canned, schema-valid v2 JSON; "+
+	fmt.Fprintf(&b, "Every server runs in its own process, started fresh for each run, in front of one static upstream serving canned, schema-valid v2 JSON (the pod list: %s, %s); "+
 		"load from vegeta's library in the benchmark's process, all on the same machine. "+
 		"**req/s**: maximum throughput with %d concurrent keep-alive connections (%s measured after %s of warm-up). "+
 		"**Latencies**: at a fixed rate, half of the translated gateway's maximum for the workload, the same rate for every row of a workload (%s measured); exact percentiles; "+
@@ -279,7 +280,7 @@ func (r *Report) Markdown() string {
 		"**allocs/req, B/req**: `go test -bench` of the handler in `proxy` with an in-process upstream. "+
 		"**peak RSS**: VmHWM of the proxy process (nginx: master + workers). "+
 		"**Redis cmds/req**: commands the Redis server processed per rate-limit decision after the warm-up, at maximum throughput (the limiter's one EVALSHA counts with the commands its Lua script runs inside Redis; usage-report writes are included); the targets table gives the limiter's own round trips per decision.\n\n",
-		o.Concurrency, o.MaxDuration, o.Warmup, o.RateDuration, o.Rounds)
+		o.List, listKindWords[o.List], o.Concurrency, o.MaxDuration, o.Warmup, o.RateDuration, o.Rounds)
 
 	b.WriteString("## Targets (docs/design.md §10)\n\n| target | measured | met |\n|---|---|---|\n")
 	for _, t := range r.Targets() {

@@ -50,13 +50,18 @@ func runRole(role string, args []string) error {
 	listen := fs.String("listen", "127.0.0.1:0", "address to listen on")
 	upstream := fs.String("upstream", "", "upstream base URL (bare proxy)")
 	pods := fs.Int("pods", canned.DefaultPods, "pods in the canned list (upstream)")
+	list := fs.String("list", canned.MixedList, "kind of canned list (upstream): mixed or plain")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	var h http.Handler
 	switch role {
 	case roleUpstream:
-		h = canned.New(*pods).Handler()
+		b, err := canned.NewList(*pods, *list)
+		if err != nil {
+			return err
+		}
+		h = b.Handler()
 	case roleBareProxy:
 		u, err := url.Parse(*upstream)
 		if err != nil || u.Host == "" {

@@ -47,6 +47,7 @@ type Options struct {
 	RateDuration time.Duration // measured window at half load
 	Concurrency  int           // workers at maximum throughput
 	Pods         int           // pods in the list
+	List         string        // kind of list: canned.MixedList (default) or canned.PlainList
 	Only         string        // regexp: run only the cases whose id matches
 	Nginx        string        // nginx binary; "": looked up on PATH; "off": skipped
 	RedisURL     string        // "": a throwaway redis-server; "off": no Redis cases
@@ -67,6 +68,7 @@ func DefaultOptions() Options {
 		RateDuration: 2 * time.Second,
 		Concurrency:  32,
 		Pods:         canned.DefaultPods,
+		List:         canned.MixedList,
 		GoBench:      true,
 		GoBenchTime:  "2000x",
 	}
@@ -92,6 +94,9 @@ func (o *Options) defaults() {
 	if o.Pods <= 0 {
 		o.Pods = d.Pods
 	}
+	if o.List == "" {
+		o.List = d.List
+	}
 	if o.GoBenchTime == "" {
 		o.GoBenchTime = d.GoBenchTime
 	}
@@ -106,6 +111,12 @@ const (
 	wlGet    = "get"
 	wlCreate = "create"
 )
+
+// listKindWords describe each kind of canned list in the report.
+var listKindWords = map[string]string{
+	canned.MixedList: "five kinds of pods — running GPU, stopped on a network volume, multi-GPU from a template with registry auth, CPU, starting — with quotes, backslashes and JSON escapes in args and some names",
+	canned.PlainList: "four kinds of pods with plain args, the list of runs before 2026-11-25",
+}
 
 var workloadTitles = map[string]string{
 	wlList:   "List pods (%d pods, ~%d KB)",
@@ -235,7 +246,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		return nil, err
 	}
 	rep := &Report{Started: started.UTC(), Options: o}
-	bodies := canned.New(o.Pods)
+	bodies, err := canned.NewList(o.Pods, o.List)
+	if err != nil {
+		return nil, err
+	}
 	rep.ListSize = len(bodies.List)
 	e := &env{o: &o, self: self, dir: dir}
 	defer e.close()

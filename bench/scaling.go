@@ -93,7 +93,11 @@ func (e *env) scaling(ctx context.Context) (*ScalingResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		row := ScalingRow{Pods: pods, ListBytes: len(canned.New(pods).List)}
+		list, err := canned.NewList(pods, e.o.List)
+		if err != nil {
+			return nil, err
+		}
+		row := ScalingRow{Pods: pods, ListBytes: len(list.List)}
 		var gt, bt Target
 		want := http.StatusOK
 		if create {

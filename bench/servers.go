@@ -64,7 +64,7 @@ func (e *env) newUpstream(pods int) (*proc, string, error) {
 		return nil, "", err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
-	p, err := startProc("upstream", e.self, []string{"-listen", addr, "-pods", strconv.Itoa(pods)}, []string{RoleEnv + "=" + roleUpstream}, nil)
+	p, err := startProc("upstream", e.self, []string{"-listen", addr, "-pods", strconv.Itoa(pods), "-list", e.o.List}, []string{RoleEnv + "=" + roleUpstream}, nil)
 	if err != nil {
 		return nil, "", err
 	}

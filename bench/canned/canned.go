@@ -42,13 +42,51 @@ const V2CreateBody = `{"name":"bench-pod","image":"runpod/pytorch:1.0.2-cu1281-t
 // Bodies are the canned answers.
 type Bodies struct {
 	List    []byte // {"pods":[...]} with N pods
-	Pod     []byte // one RUNNING GPU pod
+	Pod     []byte // one RUNNING GPU pod (the list's first)
 	Created []byte // the pod POST /v2/pods answers (201)
 	Catalog []byte // GET /v2/catalog/gpus
 }
 
-// New builds the answers with n pods in the list.
+// The kinds of list the canned upstream can answer GET /v2/pods with.
+const (
+	// MixedList is Mixed: five kinds of pods, with quotes, backslashes
+	// and JSON escapes in args and some names (issue 16). The benchmark's
+	// list since 2026-11-25.
+	MixedList = "mixed"
+	// PlainList is four kinds of pods (pod) with plain args: the
+	// benchmark's list before 2026-11-25, kept to compare runs with it.
+	PlainList = "plain"
+)
+
+// New builds the answers with n pods of the mixed list (MixedList).
 func New(n int) *Bodies {
+	b, _ := NewList(n, MixedList)
+	return b
+}
+
+// NewList builds the answers with n pods of the list of the given kind
+// (MixedList or PlainList).
+func NewList(n int, kind string) (*Bodies, error) {
+	var list []byte
+	var first string // GET /v2/pods/{id}'s pod: the list's first one
+	switch kind {
+	case MixedList:
+		list, first = Mixed(n), mixedPod(0)
+	case PlainList:
+		list, first = plainList(n), pod(0)
+	default:
+		return nil, fmt.Errorf("unknown list kind %q (want %q or %q)", kind, MixedList, PlainList)
+	}
+	return &Bodies{
+		List:    list,
+		Pod:     []byte(first),
+		Created: []byte(createdPod()),
+		Catalog: []byte(catalog),
+	}, nil
+}
+
+// plainList is a v2 pod list of n pods of pod's four kinds.
+func plainList(n int) []byte {
 	var b bytes.Buffer
 	b.WriteString(`{"pods":[`)
 	for i := 0; i < n; i++ {
@@ -58,12 +96,7 @@ func New(n int) *Bodies {
 		b.WriteString(pod(i))
 	}
 	b.WriteString(`]}`)
-	return &Bodies{
-		List:    b.Bytes(),
-		Pod:     []byte(pod(0)),
-		Created: []byte(createdPod()),
-		Catalog: []byte(catalog),
-	}
+	return b.Bytes()
 }
 
 // podID is the deterministic 14-character id of the i-th pod.

@@ -66,8 +66,35 @@ func TestCannedAnswersFollowTheContracts(t *testing.T) {
 	}
 }
 
+// Both kinds of list are valid v2 lists; New answers the mixed one, and
+// an unknown kind is refused.
+func TestListKinds(t *testing.T) {
+	v2 := speccheck.LoadForTest(t, "v2.openapi.json")
+	for _, kind := range []string{MixedList, PlainList} {
+		b, err := NewList(DefaultPods, kind)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := v2.ValidateResponse("GET", "/v2/pods", 200, http.Header{"Content-Type": {"application/json"}}, b.List); err != nil {
+			t.Errorf("%s list breaks the v2 contract: %v", kind, err)
+		}
+	}
+	if !bytes.Equal(New(DefaultPods).List, Mixed(DefaultPods)) {
+		t.Error("New's list is not the mixed list")
+	}
+	if _, err := NewList(1, "uniform"); err == nil || !strings.Contains(err.Error(), `"uniform"`) {
+		t.Errorf("unknown kind: %v", err)
+	}
+}
+
 func TestListHasDistinctPods(t *testing.T) {
-	b := New(DefaultPods)
+	for _, kind := range []string{MixedList, PlainList} {
+		t.Run(kind, func(t *testing.T) { testListHasDistinctPods(t, kind) })
+	}
+}
+
+func testListHasDistinctPods(t *testing.T, kind string) {
+	b, _ := NewList(DefaultPods, kind)
 	var list struct {
 		Pods []struct {
 			ID string `json:"id"`

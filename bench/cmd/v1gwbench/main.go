@@ -36,6 +36,7 @@ func main() {
 	flag.DurationVar(&o.RateDuration, "rate-duration", o.RateDuration, "measured window at half load")
 	flag.IntVar(&o.Concurrency, "concurrency", o.Concurrency, "connections at maximum throughput")
 	flag.IntVar(&o.Pods, "pods", o.Pods, "pods in the canned list")
+	flag.StringVar(&o.List, "list", o.List, `kind of canned list: "mixed" (five kinds, quoted args) or "plain" (four kinds, plain args; the list before 2026-11-25)`)
 	flag.StringVar(&o.Only, "only", "", "run only the cases whose id (e.g. list/gateway-v1) matches this regexp")
 	flag.StringVar(&o.Nginx, "nginx", "", `nginx binary (default: from PATH; "off" to skip)`)
 	flag.StringVar(&o.RedisURL, "redis", "", `Redis for the Redis-limiter cases (default: a throwaway redis-server; "off" to skip)`)
