@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestJoinArgs(t *testing.T) {
@@ -180,25 +181,83 @@ func FuzzSplitArgs(f *testing.F) {
 }
 
 // FuzzAppendPodArgs: dockerStartCmd as the list path writes it
-// (appendPodArgs, one pass for ASCII args) is byte for byte SplitArgs'
-// words written by jw.strs, or nothing when SplitArgs fails.
+// (appendPodArgs, one pass when it can) is byte for byte SplitArgs' words
+// written by jw.strs, or nothing when SplitArgs fails; into a buffer with
+// spare room and into one without (appendPodArgsOnePass stores eight bytes
+// at a time only into spare capacity). The one pass gives up only on
+// invalid UTF-8 or a backslash before a non-ASCII byte.
 func FuzzAppendPodArgs(f *testing.F) {
 	for _, seed := range []string{"", "a b", `'a b' "c\"d"`, `a\ b\`, "\"x\\\ny\"", `'unterminated`, `"\$\` + "`" + `"`,
 		"a \\\n b", "\\\n", "x\\\ny", "'' \"\"", "\x01a\x7f \"\t\x02\"", `a\"b 'c"\d' "e\\f\g"`, "caf\xc3\xa9 \"\xe2\"\x80\xa8",
-		`python -m vllm --model 'meta-llama/Llama-3.1-8B-Instruct' --served-model-name "llama 3"`} {
+		`python -m vllm --model 'meta-llama/Llama-3.1-8B-Instruct' --served-model-name "llama 3"`,
+		// Runs around eight bytes, a stop in the overlapping last eight
+		// (a space before '!' borrows in the word test), UTF-8 in every
+		// kind of run, U+2028, a backslash before non-ASCII.
+		"1234567 12345678 123456789 x", "abcdefgh !", "abcdefghij !x", "a\tb !\"c\"", "'12345678901' \"12345678901\"",
+		`sh -c "echo café \\"quoted\\" && sleep infinity"`, "é 'é' \"é\" a\u2028b '\u2029'", "a\\é", "\"a\\é\"", "'\xc3'\xa9", "\xff",
+		"--config \"configs/run 7.yaml\"\n--resume", "jupyter --NotebookApp.token='' --notebook-dir=/workspace"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		w := jw{b: []byte("{"), first: true}
-		got := string(appendPodArgs(&w, s))
 		want := "{"
-		if words, err := SplitArgs(s); err == nil {
+		words, err := SplitArgs(s)
+		if err == nil {
 			ww := jw{b: []byte("{"), first: true}
 			ww.strs("dockerStartCmd", words)
 			want = string(ww.b)
 		}
-		if got != want {
-			t.Fatalf("appendPodArgs(%q) = %s, want %s", s, got, want)
+		for _, room := range []int{0, 4096} {
+			w := jw{b: append(make([]byte, 0, 1+room), '{'), first: true}
+			if got := string(appendPodArgs(&w, s)); got != want {
+				t.Fatalf("appendPodArgs(%q) (room %d) = %s, want %s", s, room, got, want)
+			}
+			w = jw{b: append(make([]byte, 0, 1+room), '{'), first: true}
+			if _, ok := appendPodArgsOnePass(&w, s); !ok && utf8.ValidString(s) && !hasBackslashNonASCII(s) {
+				t.Fatalf("appendPodArgsOnePass(%q) gave up", s)
+			}
+		}
+	})
+}
+
+func hasBackslashNonASCII(s string) bool {
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] == '\\' && s[i+1] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzArgRunEnd: argRunEnd and appendArgRun (eight bytes at a time) find
+// the run that a byte-by-byte test finds, in each of the three kinds of
+// run, from every start, and appendArgRun appends exactly that run.
+func FuzzArgRunEnd(f *testing.F) {
+	for _, seed := range []string{"", "a", "abcdefg", "abcdefgh", "abcdefgh !", "a b'c\"d\\e", "1234567\x00", "12345678\x80",
+		"\x7f\x20\x21\x27\x22\x5c\x1f\xff", "abcdefghijklmnopqrstuvwxyz0123456789 ' \" \\ \t"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, k := range []struct{ lo, q uint64 }{{argWordLo, '\''}, {argQuoteLo, '\''}, {argQuoteLo, '"'}} {
+			for i := 0; i <= len(s); i++ {
+				want := i
+				for want < len(s) {
+					c := uint64(s[want])
+					if c < k.lo || c >= utf8.RuneSelf || c == '"' || c == '\\' || c == k.q {
+						break
+					}
+					want++
+				}
+				if got := argRunEnd(s, i, k.lo, k.q); got != want {
+					t.Fatalf("argRunEnd(%q, %d, %#x, %q) = %d, want %d", s, i, k.lo, rune(k.q), got, want)
+				}
+				for _, room := range []int{0, 7, 8, 64} {
+					b := append(make([]byte, 0, 2+room), 'x', 'y')
+					b, j := appendArgRun(b, s, i, k.lo, k.q)
+					if j != want || string(b) != "xy"+s[i:want] {
+						t.Fatalf("appendArgRun(%q, %d, %#x, %q) (room %d) = %q, %d; want %q, %d", s, i, k.lo, rune(k.q), room, b, j, "xy"+s[i:want], want)
+					}
+				}
+			}
 		}
 	})
 }
