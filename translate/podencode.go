@@ -201,6 +201,18 @@ func appendDecimal(b []byte, m uint64, d int) []byte {
 	return append(b, buf[i:]...)
 }
 
+// appendInt is strconv.AppendInt(b, int64(v), 10) with 0..99 (sizes,
+// counts: most of a pod's numbers) written inline.
+func appendInt(b []byte, v int) []byte {
+	if uint(v) < 10 {
+		return append(b, byte('0'+v))
+	}
+	if uint(v) < 100 {
+		return append(b, byte('0'+v/10), byte('0'+v%10))
+	}
+	return strconv.AppendInt(b, int64(v), 10)
+}
+
 // jw appends the members of one JSON object.
 type jw struct {
 	b     []byte
@@ -226,7 +238,7 @@ func (w *jw) strOmit(k, v string) {
 	}
 }
 
-func (w *jw) int(k string, v int) { w.key(k); w.b = strconv.AppendInt(w.b, int64(v), 10) }
+func (w *jw) int(k string, v int) { w.key(k); w.b = appendInt(w.b, v) }
 
 func (w *jw) float(k string, v float64) {
 	w.key(k)
@@ -381,7 +393,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = appendJSONString(b, p.Image)
 	imgLen := len(b) - img
 	b = append(b, `,"containerDiskInGb":`...)
-	b = strconv.AppendInt(b, int64(p.Disk), 10)
+	b = appendInt(b, p.Disk)
 	if p.Registry != "" {
 		b = append(b, `,"containerRegistryAuthId":`...)
 		b = appendJSONString(b, p.Registry)
@@ -416,7 +428,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		b = appendJSONString(b, g.ID)
 		gpuIDLen = len(b) - gpuID
 		b = append(b, `,"count":`...)
-		b = strconv.AppendInt(b, int64(g.Count), 10)
+		b = appendInt(b, g.Count)
 		b = append(b, '}')
 	}
 	if c := p.CPU; c != nil {
@@ -426,11 +438,11 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		}
 		if c.VcpuCount != 0 {
 			b = append(b, `,"vcpuCount":`...)
-			b = strconv.AppendInt(b, int64(c.VcpuCount), 10)
+			b = appendInt(b, c.VcpuCount)
 		}
 		if c.Memory != 0 {
 			b = append(b, `,"memoryInGb":`...)
-			b = strconv.AppendInt(b, int64(c.Memory), 10)
+			b = appendInt(b, c.Memory)
 		}
 	}
 	size, path := 0, ""
@@ -440,7 +452,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		path = p.Mounts.Network[0].Path
 	}
 	b = append(b, `,"volumeInGb":`...)
-	b = strconv.AppendInt(b, int64(size), 10)
+	b = appendInt(b, size)
 	if path != "" {
 		b = append(b, `,"volumeMountPath":`...)
 		b = appendJSONString(b, path)
@@ -485,7 +497,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		}
 		if g.Count != 0 {
 			b = append(b, `,"gpuCount":`...)
-			b = strconv.AppendInt(b, int64(g.Count), 10)
+			b = appendInt(b, g.Count)
 		}
 	}
 	if p.Template != "" {
