@@ -386,9 +386,11 @@ const (
 
 // load64 is binary.LittleEndian.Uint64(b[i:]) for an i that the caller
 // knows to leave eight bytes (i+8 <= len(b)), without checking it again:
-// the word loops over strings.
+// the word loops over strings. (A *[8]byte, not unsafe.Slice: that one
+// checks that the pointer plus the length does not overflow, four
+// instructions a word.)
 func load64(b []byte, i int) uint64 {
-	return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)), 8))
+	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
 // specialStringBytes marks (in the high bit of each byte; exactly for the
