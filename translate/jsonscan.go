@@ -1023,20 +1023,45 @@ func matchKey(v *keyWords, b []byte, i int) bool {
 // input near) is read the general way, by fieldKeySlow. Either way the
 // member read is the same: a literal matches only the bytes nextKey
 // would read as that key.
+//
+// The hottest loops (pod, runtime) spell the fast path out before calling
+// fieldKey, as
+//
+//	if v := ko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+//		f = r.takeKey(ko, v)
+//	} else if f, ok = r.fieldKey(ko, lits); !ok {
+//		…
+//	}
+//
+// (fieldKey is too big to be inlined, and its call costs a third of
+// the match).
 func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
 	b, i := r.b, r.i
-	if pos := ko.pos; pos < ko.n && len(b)-i >= 24 {
-		if v := &keyWordsTab.w[ko.exp[pos]]; matchKey(v, b, i) {
-			r.i = i + v.n
-			ko.pos = pos + 1
-			return v.f, true
-		}
+	if v := ko.expected(); len(b)-i >= 24 && matchKey(v, b, i) {
+		return r.takeKey(ko, v), true
 	}
 	if i < len(b) && b[i] == '}' {
 		r.i = i + 1
 		return 0, false
 	}
 	return r.fieldKeySlow(ko, lits)
+}
+
+// expected returns the literal of the key expected at the next position
+// of ko: noKeyWords, which matches nothing, past the keys it remembers.
+func (ko *keyOrder) expected() *keyWords {
+	if ko.pos < ko.n {
+		return &keyWordsTab.w[ko.exp[ko.pos]]
+	}
+	return &keyWordsTab.w[0]
+}
+
+// takeKey consumes the literal v, the key expected next (matched at r.i),
+// and returns its field number.
+func (r *jreader) takeKey(ko *keyOrder, v *keyWords) uint8 {
+	r.i += v.n
+	ko.pos++
+	return v.f
 }
 
 // fieldKeySlow is fieldKey for a key not where the previous object had

@@ -432,10 +432,17 @@ func (r *jreader) pod(p *v2Pod) {
 	if !r.beginFields(&r.podKeys) {
 		return
 	}
+	ko := &r.podKeys
 	for {
-		f, ok := r.fieldKey(&r.podKeys, podKeyLits)
-		if !ok {
-			return
+		// fieldKey, its fast path inline (see there).
+		var f uint8
+		if v := ko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+			f = r.takeKey(ko, v)
+		} else {
+			var ok bool
+			if f, ok = r.fieldKey(ko, podKeyLits); !ok {
+				return
+			}
 		}
 		switch f {
 		case pfID:
@@ -635,10 +642,17 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 	if !r.beginFields(&r.rtKeys) {
 		return
 	}
+	ko := &r.rtKeys
 	for {
-		f, ok := r.fieldKey(&r.rtKeys, runtimeKeyLits)
-		if !ok {
-			return
+		// fieldKey, its fast path inline (see there).
+		var f uint8
+		if v := ko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+			f = r.takeKey(ko, v)
+		} else {
+			var ok bool
+			if f, ok = r.fieldKey(ko, runtimeKeyLits); !ok {
+				return
+			}
 		}
 		if f != 1 { // only ports
 			r.skip()
@@ -656,10 +670,16 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 			if !r.beginFields(&r.portKeys) {
 				return
 			}
+			pko := &r.portKeys
 			for {
-				f2, ok2 := r.fieldKey(&r.portKeys, rtPortKeyLits)
-				if !ok2 {
-					break
+				var f2 uint8
+				if v := pko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+					f2 = r.takeKey(pko, v)
+				} else {
+					var ok2 bool
+					if f2, ok2 = r.fieldKey(pko, rtPortKeyLits); !ok2 {
+						break
+					}
 				}
 				switch f2 {
 				case 1:
