@@ -710,22 +710,19 @@ func (r *jreader) boolean() bool {
 	return false
 }
 
-// skip validates and skips any value.
-func (r *jreader) skip() {
-	if !r.skipFast() {
-		r.skipDepth(0)
-	}
-}
+// skip validates and skips any value. (Inlined: skipFast falls back on
+// skipDepth itself.)
+func (r *jreader) skip() { r.skipFast() }
 
 // skipFastDepth is the nesting skipFast handles (a bit of a word each).
 const skipFastDepth = 64
 
-// skipFast is skip for a valid value nested at most skipFastDepth deep,
-// without a call per token: it validates exactly as skipDepth does and
-// reports whether it skipped the value. On anything else (an error, the
-// end of the input, deeper nesting) it leaves r.i as it was and returns
-// false, so that skipDepth reads the value again and fails with its
-// message, at its byte.
+// skipFast is skip: for a valid value nested at most skipFastDepth deep,
+// it validates exactly as skipDepth does, without a call per token, and
+// returns true. On anything else (an error, the end of the input, deeper
+// nesting) it leaves r.i where the value starts, has skipDepth read the
+// value again (and fail with its message, at its byte), and returns
+// false.
 func (r *jreader) skipFast() bool {
 	b := r.b
 	i := r.i
@@ -735,13 +732,13 @@ func (r *jreader) skipFast() bool {
 	key := false // a member's key comes next, not a value
 	for {
 		// A value, or a key.
-		if i >= len(b) {
-			return false
+		if uint(i) >= uint(len(b)) {
+			goto slow
 		}
 		c := b[i]
 		if c <= ' ' {
-			if i = skipWS(b, i); i >= len(b) {
-				return false
+			if i = skipWS(b, i); uint(i) >= uint(len(b)) {
+				goto slow
 			}
 			c = b[i]
 		}
@@ -757,11 +754,11 @@ func (r *jreader) skipFast() bool {
 					}
 					i += 8
 				}
-				for i < len(b) && plainStringByte[b[i]] {
+				for uint(i) < uint(len(b)) && plainStringByte[b[i]] {
 					i++
 				}
-				if i >= len(b) {
-					return false
+				if uint(i) >= uint(len(b)) {
+					goto slow
 				}
 			special:
 				if b[i] == '"' {
@@ -769,76 +766,76 @@ func (r *jreader) skipFast() bool {
 					break
 				}
 				if b[i] != '\\' || i+1 >= len(b) {
-					return false
+					goto slow
 				}
 				switch b[i+1] {
 				case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 					i += 2
 				case 'u':
 					if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
-						return false
+						goto slow
 					}
 					i += 6
 				default:
-					return false
+					goto slow
 				}
 			}
 			if key {
-				if i < len(b) && b[i] <= ' ' {
+				if uint(i) < uint(len(b)) && b[i] <= ' ' {
 					i = skipWS(b, i)
 				}
-				if i >= len(b) || b[i] != ':' {
-					return false
+				if uint(i) >= uint(len(b)) || b[i] != ':' {
+					goto slow
 				}
 				i++
 				key = false
 				continue
 			}
 		case key:
-			return false
+			goto slow
 		case c == '{':
-			if i++; i < len(b) && b[i] <= ' ' {
+			if i++; uint(i) < uint(len(b)) && b[i] <= ' ' {
 				i = skipWS(b, i)
 			}
-			if i < len(b) && b[i] == '}' {
+			if uint(i) < uint(len(b)) && b[i] == '}' {
 				i++
 				break
 			}
 			if depth == skipFastDepth {
-				return false
+				goto slow
 			}
 			objs |= 1 << depth
 			depth++
 			obj, key = true, true
 			continue
 		case c == '[':
-			if i++; i < len(b) && b[i] <= ' ' {
+			if i++; uint(i) < uint(len(b)) && b[i] <= ' ' {
 				i = skipWS(b, i)
 			}
-			if i < len(b) && b[i] == ']' {
+			if uint(i) < uint(len(b)) && b[i] == ']' {
 				i++
 				break
 			}
 			if depth == skipFastDepth {
-				return false
+				goto slow
 			}
 			objs &^= 1 << depth
 			depth++
 			obj = false
 			continue
 		case c == 't':
-			if len(b)-i < 4 || r.s[i:i+4] != "true" {
-				return false
+			if len(b)-i < 4 || string(b[i:i+4]) != "true" {
+				goto slow
 			}
 			i += 4
 		case c == 'f':
-			if len(b)-i < 5 || r.s[i:i+5] != "false" {
-				return false
+			if len(b)-i < 5 || string(b[i:i+5]) != "false" {
+				goto slow
 			}
 			i += 5
 		case c == 'n':
-			if len(b)-i < 4 || r.s[i:i+4] != "null" {
-				return false
+			if len(b)-i < 4 || string(b[i:i+4]) != "null" {
+				goto slow
 			}
 			i += 4
 		default:
@@ -854,7 +851,7 @@ func (r *jreader) skipFast() bool {
 				}
 			}
 			if i = skipNum(b, i); i < 0 {
-				return false
+				goto slow
 			}
 		}
 		// After a value: the end of the skipped one, or what follows a
@@ -864,13 +861,13 @@ func (r *jreader) skipFast() bool {
 				r.i = i
 				return true
 			}
-			if i >= len(b) {
-				return false
+			if uint(i) >= uint(len(b)) {
+				goto slow
 			}
 			c := b[i]
 			if c <= ' ' {
-				if i = skipWS(b, i); i >= len(b) {
-					return false
+				if i = skipWS(b, i); uint(i) >= uint(len(b)) {
+					goto slow
 				}
 				c = b[i]
 			}
@@ -884,9 +881,12 @@ func (r *jreader) skipFast() bool {
 				obj = depth > 0 && objs>>(depth-1)&1 != 0
 				continue
 			}
-			return false
+			goto slow
 		}
 	}
+slow:
+	r.skipDepth(0)
+	return false
 }
 
 // skipWS returns the index of the first non-space byte of b from i.
