@@ -714,8 +714,12 @@ func (r *jreader) boolean() bool {
 // skipDepth itself.)
 func (r *jreader) skip() { r.skipFast() }
 
-// skipFastDepth is the nesting skipFast handles (a bit of a word each).
-const skipFastDepth = 64
+// skipFastDepth is the nesting skipFast handles (a bit of a word each,
+// under the bit that marks the bottom).
+const skipFastDepth = 63
+
+// closer is the byte that closes an array (0) or an object (1).
+var closer = [2]byte{']', '}'}
 
 // skipFast is skip: for a valid value nested at most skipFastDepth deep,
 // it validates exactly as skipDepth does, without a call per token, and
@@ -726,9 +730,9 @@ const skipFastDepth = 64
 func (r *jreader) skipFast() bool {
 	b := r.b
 	i := r.i
-	var objs uint64 // bit d: the container at depth d+1 is an object
-	depth := 0
-	obj := false // the innermost container is an object (objs bit depth-1)
+	// The open containers, innermost in bit 0 (1: an object, 0: an
+	// array), above a 1 bit: 1 when none is open.
+	objs := uint64(1)
 	key := false // a member's key comes next, not a value
 	for {
 		// A value, or a key.
@@ -801,12 +805,11 @@ func (r *jreader) skipFast() bool {
 				i++
 				break
 			}
-			if depth == skipFastDepth {
+			if objs>>skipFastDepth != 0 {
 				goto slow
 			}
-			objs |= 1 << depth
-			depth++
-			obj, key = true, true
+			objs = objs<<1 | 1
+			key = true
 			continue
 		case c == '[':
 			if i++; uint(i) < uint(len(b)) && b[i] <= ' ' {
@@ -816,12 +819,10 @@ func (r *jreader) skipFast() bool {
 				i++
 				break
 			}
-			if depth == skipFastDepth {
+			if objs>>skipFastDepth != 0 {
 				goto slow
 			}
-			objs &^= 1 << depth
-			depth++
-			obj = false
+			objs <<= 1
 			continue
 		case c == 't':
 			if len(b)-i < 4 || string(b[i:i+4]) != "true" {
@@ -857,7 +858,7 @@ func (r *jreader) skipFast() bool {
 		// After a value: the end of the skipped one, or what follows a
 		// member or an element.
 		for {
-			if depth == 0 {
+			if objs == 1 {
 				r.i = i
 				return true
 			}
@@ -873,12 +874,11 @@ func (r *jreader) skipFast() bool {
 			}
 			if c == ',' {
 				i++
-				key = obj
+				key = objs&1 != 0
 				break
-			} else if obj && c == '}' || !obj && c == ']' {
+			} else if c == closer[objs&1] {
 				i++
-				depth--
-				obj = depth > 0 && objs>>(depth-1)&1 != 0
+				objs >>= 1
 				continue
 			}
 			goto slow

@@ -20,7 +20,8 @@ import (
 func FuzzSkipFast(f *testing.F) {
 	for _, s := range []string{`{}`, `[]`, `{"a":[1,2.5e-3,"x\"y\u00e9",true,false,null,{}]}`, ` { "a" : [ 1 , { } ] , "b" : -0 } x`,
 		`{"a":1,}`, `[1,]`, `{"a" 1}`, `"\x"`, `"\u12g4"`, "\"a\x01\"", `01`, `-`, `1.`, `1e+`, `tru`, `nul`, `{"a":{"b":[[[[`,
-		strings.Repeat("[", 70) + strings.Repeat("]", 70), strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("}", 300),
+		strings.Repeat("[", 70) + strings.Repeat("]", 70), strings.Repeat("[", 63) + strings.Repeat("]", 63),
+		strings.Repeat(`{"a":[`, 32) + "1" + strings.Repeat("]}", 32), strings.Repeat("[", 64) + "1" + strings.Repeat("]", 64), strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("}", 300),
 		// Integers (skipFast's own fast path) and what may follow one.
 		`[12,0,7]`, `{"a":10000}`, `[172785 ,9]`, `123`, `[12`, `[12x]`, `[12.5]`, `[12.]`, `[9E2,9e-2]`, `[9e]`, `[1-2]`, `[01]`, `[-12]`} {
 		f.Add([]byte(s), uint8(0))
