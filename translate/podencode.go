@@ -271,7 +271,9 @@ func (w *jw) strs(k string, v []string) {
 }
 
 // appendV1Pod appends p as JSON; the result equals json.Marshal(p) up to
-// HTML escaping and the whitespace inside env and ports.
+// HTML escaping and the whitespace inside env and ports, for p with its
+// DockerStartCmd split (v1PodFrom; fillV1Pod leaves the args raw, and this
+// writes them as v1PodFrom splits them).
 func appendV1Pod(b []byte, p *v1Pod) []byte {
 	b = append(b, '{')
 	w := jw{b: b, first: true}
@@ -280,7 +282,9 @@ func appendV1Pod(b []byte, p *v1Pod) []byte {
 	w.str("image", p.Image)
 	w.int("containerDiskInGb", p.ContainerDiskInGb)
 	w.strOmit("containerRegistryAuthId", p.ContainerRegistryAuthID)
-	if p.DockerStartCmd != nil {
+	if p.argsRaw {
+		w.b = appendPodArgs(&w, p.args)
+	} else if p.DockerStartCmd != nil {
 		w.strs("dockerStartCmd", p.DockerStartCmd)
 	}
 	w.raw("env", rawOr(p.Env, jsonNull))

@@ -26,3 +26,25 @@ func TestAppendInt(t *testing.T) {
 		}
 	}
 }
+
+// FuzzV1PodArgs: a pod filled by fillV1Pod (args kept raw, written by
+// appendPodArgs) encodes as the same pod with its args split (v1PodFrom,
+// splitPodArgs then jw.strs), for any args.
+func FuzzV1PodArgs(f *testing.F) {
+	for _, seed := range []string{"", " ", "sleep infinity", `'a b' "c\"d"`, `echo "unterminated`, `'x`, `a\`, "caf\xc3\xa9 \xff",
+		`sh -c "echo café \\"quoted\\" && sleep infinity"`, "a\\é", "'\u2028' \"\\\n\" \x01"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		p := &v2Pod{ID: "p", Name: "n", Image: "i", Args: args, Env: jsonEmptyObject, Ports: jsonEmptyArray}
+		var raw v1Pod
+		fillV1Pod(&raw, p)
+		split := v1PodFrom(p)
+		if raw.DockerStartCmd != nil || !raw.argsRaw || split.argsRaw {
+			t.Fatalf("fillV1Pod/v1PodFrom args: %v %v %v", raw.DockerStartCmd, raw.argsRaw, split.argsRaw)
+		}
+		if got, want := string(appendV1Pod(nil, &raw)), string(appendV1Pod(nil, &split)); got != want {
+			t.Fatalf("args %q:\nraw   %s\nsplit %s", args, got, want)
+		}
+	})
+}

@@ -138,6 +138,11 @@ type v1Pod struct {
 	Template   *v1PodTemplateView `json:"template,omitempty"`
 
 	gpu v1PodGPU // storage behind GPU
+	// args, with argsRaw, stands for DockerStartCmd: the v2 args that
+	// appendV1Pod splits as it writes them (appendPodArgs, the list's
+	// writer: no string per word, no slice), as fillV1Pod leaves them.
+	args    string
+	argsRaw bool
 }
 
 // v1PodGPU is v1 Pod.gpu. displayName and the two list prices come from the
@@ -246,15 +251,19 @@ func rawOr(raw, def json.RawMessage) json.RawMessage {
 }
 
 // v1PodFrom is R-Pod: one v2 Pod → one v1 Pod (without the include*
-// expansions, which the caller adds).
+// expansions, which the caller adds), with DockerStartCmd split (as
+// encoding/json needs it).
 func v1PodFrom(p *v2Pod) v1Pod {
 	var out v1Pod
 	fillV1Pod(&out, p)
+	out.DockerStartCmd, out.args, out.argsRaw = splitPodArgs(p.Args), "", false
 	return out
 }
 
 // fillV1Pod is R-Pod into *out (in place, so that a slice of answers is
-// filled without a copy or an allocation per pod).
+// filled without a copy or an allocation per pod). DockerStartCmd is left
+// nil and the args kept as they are (args, argsRaw): appendV1Pod writes
+// them as splitPodArgs would split them.
 func fillV1Pod(out *v1Pod, p *v2Pod) {
 	*out = v1Pod{
 		ID:                      p.ID,
@@ -273,10 +282,12 @@ func fillV1Pod(out *v1Pod, p *v2Pod) {
 		CloudType:               p.Cloud,
 		ImageName:               p.Image,
 		TemplateID:              p.Template,
+		// H-args: a string the gateway cannot split (an unbalanced quote
+		// written by another v2 client) is omitted rather than guessed at
+		// (appendPodArgs).
+		args:    p.Args,
+		argsRaw: true,
 	}
-	// H-args: a string the gateway cannot split (an unbalanced quote written
-	// by another v2 client) is omitted rather than guessed at.
-	out.DockerStartCmd = splitPodArgs(p.Args)
 	if p.GPU != nil {
 		out.gpu = v1PodGPU{ID: p.GPU.ID, Count: p.GPU.Count}
 		out.GPU = &out.gpu
