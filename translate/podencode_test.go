@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"encoding/json"
 	"math"
 	"strconv"
 	"testing"
@@ -9,7 +10,7 @@ import (
 // FuzzAppendInt: appendInt (0..99 inline) is strconv.AppendInt, after
 // whatever the buffer holds.
 func FuzzAppendInt(f *testing.F) {
-	for _, v := range []int{0, 1, 9, 10, 11, 42, 99, 100, 101, 999, 10000, -1, -9, -10, -99, -100, math.MaxInt, math.MinInt} {
+	for _, v := range []int{0, 1, 9, 10, 11, 42, 99, 100, 101, 999, 1000, 9999, 10000, 65535, 99999, 100000, -1, -9, -10, -99, -100, math.MaxInt, math.MinInt} {
 		f.Add(v)
 	}
 	f.Fuzz(func(t *testing.T, v int) {
@@ -20,8 +21,8 @@ func FuzzAppendInt(f *testing.F) {
 }
 
 func TestAppendInt(t *testing.T) {
-	for v := -1000; v <= 1000; v++ {
-		if got, want := string(appendInt(nil, v)), strconv.Itoa(v); got != want {
+	for v := -1000; v <= 200000; v++ {
+		if got, want := string(appendInt([]byte("x:"), v)), "x:"+strconv.Itoa(v); got != want {
 			t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
 		}
 	}
@@ -47,4 +48,20 @@ func FuzzV1PodArgs(f *testing.F) {
 			t.Fatalf("args %q:\nraw   %s\nsplit %s", args, got, want)
 		}
 	})
+}
+
+// TestJSONFloatHalves: numbers whose scaled values are half-integers
+// (where RoundToEven and Round part) are written as encoding/json writes
+// them.
+func TestJSONFloatHalves(t *testing.T) {
+	for d := 0; d <= 9; d++ {
+		for k := 0; k < 3000; k++ {
+			for _, f := range []float64{(float64(k) + 0.5) / float64pow10[d], float64(2*k+1) / 2 / float64pow10[d], (float64(k) + 0.5) * 1e9 / float64pow10[d]} {
+				want, _ := json.Marshal(f)
+				if got := appendJSONFloat(nil, f); string(got) != string(want) {
+					t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", f, got, want)
+				}
+			}
+		}
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/netip"
-	"strconv"
 )
 
 // This file holds the pod data model: the v2 Pod as decoded from v2 answers,
@@ -376,9 +375,9 @@ func (m v1PortMappings) appendJSON(b []byte) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, '"')
-		b = strconv.AppendInt(b, int64(p.Private), 10)
+		b = appendInt(b, p.Private)
 		b = append(b, '"', ':')
-		b = strconv.AppendInt(b, int64(p.Public), 10)
+		b = appendInt(b, p.Public)
 		n++
 	}
 	return append(b, '}')
