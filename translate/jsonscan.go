@@ -395,12 +395,15 @@ func load64(b []byte, i int) uint64 {
 
 // specialStringBytes marks (in the high bit of each byte; exactly for the
 // lowest one) the bytes of x that are control characters, quotes or
-// backslashes. (Each test is the classic (y-k)&^y: a byte of q or bs has
-// the high bit of the same byte of x, so one &^x serves all three.)
+// backslashes. (Each test is the classic (y-k)&^y, y's bytes below k. x^2
+// moves the quote, 0x22, to 0x20 and keeps 0x00-0x1f below 0x20 (and
+// 0x20, 0x21, 0x23 at or above 0x21): its bytes below 0x21 are the
+// control characters and the quote, one test for both. A byte of q or
+// bs has the high bit of the same byte of x, so one &^x serves both.)
 func specialStringBytes(x uint64) uint64 {
-	q := x ^ (swarOnes * '"')
+	q := x ^ (swarOnes * 2)
 	bs := x ^ (swarOnes * '\\')
-	return ((x - swarOnes*0x20) | (q - swarOnes) | (bs - swarOnes)) &^ x & swarHighs
+	return ((q - swarOnes*0x21) | (bs - swarOnes)) &^ x & swarHighs
 }
 
 // plainStringByte marks the bytes that stand for themselves inside a JSON

@@ -193,12 +193,21 @@ func TestFieldKeyLongKeys(t *testing.T) {
 // a word exactly (the bytes above it may be marked too), on words made of
 // the bytes around the special ones.
 func TestSpecialStringBytes(t *testing.T) {
-	bytesAt := []byte{0, 1, 0x1f, 0x20, 0x21, '"', 0x23, 0x5b, '\\', 0x5d, 0x7f, 0x80, 0xa2, 0xdc, 0xff}
+	bytesAt := []byte{0, 1, 2, 3, 0x1d, 0x1e, 0x1f, 0x20, 0x21, '"', 0x23, 0x24, 0x5b, '\\', 0x5d, 0x5e, 0x7f, 0x80, 0xa0, 0xa1, 0xa2, 0xa3, 0xdc, 0xde, 0xdf, 0xff}
 	r := rand.New(rand.NewPCG(3, 4))
-	for range 200000 {
+	for n := range 200000 + 256*8*4 {
 		var w [8]byte
 		for k := range w {
 			w[k] = bytesAt[r.IntN(len(bytesAt))]
+		}
+		if n >= 200000 {
+			// Every byte at every place, after plain bytes and
+			// before random ones.
+			c, at := (n-200000)/32, (n-200000)%32/4
+			for k := range at {
+				w[k] = 'a'
+			}
+			w[at] = byte(c)
 		}
 		x := binary.LittleEndian.Uint64(w[:])
 		m := specialStringBytes(x)
