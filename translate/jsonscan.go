@@ -440,6 +440,11 @@ func (r *jreader) str() string {
 			r.i = j + 1
 			return r.substr(i+1, j)
 		}
+		if j < len(b) && b[j] == '\\' && r.reuseStrings {
+			if s, ok := r.strEscaped(i, j); ok {
+				return s
+			}
+		}
 	}
 	start, end, escaped := r.scanString()
 	if r.err != nil {
@@ -459,6 +464,85 @@ func (r *jreader) str() string {
 		return unsafe.String(&r.scratch[n], len(r.scratch)-n)
 	}
 	return unescapeJSON(r.b[start:end])
+}
+
+// strEscaped is str, into r.scratch (reuseStrings), for the string
+// whose opening quote is at q and first backslash at j (j > q, no
+// special byte between): it validates and decodes in one pass (not
+// scanString's pass and then appendUnescapedJSON's). Anything else than
+// plain runs and valid escapes (a control character, the end of the
+// input, a \u escape of a surrogate) leaves r and the contents of
+// r.scratch as they were and returns false: the general path reads the
+// string again (its result, or its error at its byte).
+func (r *jreader) strEscaped(q, j int) (string, bool) {
+	b := r.b
+	n := len(r.scratch)
+	out := append(r.scratch, b[q+1:j]...)
+	i := j
+	for {
+		// b[i] is a special byte (i < len(b)).
+		if b[i] == '"' {
+			break
+		}
+		if b[i] != '\\' || i+1 >= len(b) {
+			goto fail
+		}
+		switch e := b[i+1]; e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
+				goto fail
+			}
+			c := hex4(b[i+2 : i+6])
+			if utf16.IsSurrogate(c) {
+				goto fail
+			}
+			out = utf8.AppendRune(out, c)
+			i += 4
+		default:
+			goto fail
+		}
+		i += 2
+		// The plain run up to the next special byte.
+		k := i
+		for {
+			if k+8 <= len(b) {
+				m := specialStringBytes(load64(b, k))
+				if m == 0 {
+					k += 8
+					continue
+				}
+				k += bits.TrailingZeros64(m) >> 3
+			} else {
+				for k < len(b) && plainStringByte[b[k]] {
+					k++
+				}
+				if k >= len(b) {
+					goto fail
+				}
+			}
+			break
+		}
+		out = append(out, b[i:k]...)
+		i = k
+	}
+	r.scratch = out
+	r.i = i + 1
+	// Every escape wrote a byte at least: out is longer than n.
+	return unsafe.String(&out[n], len(out)-n), true
+fail:
+	return "", false
 }
 
 // substr is r.s[start:end] for 0 <= start <= end < len(r.b) (end is a

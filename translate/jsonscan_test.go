@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -74,6 +75,39 @@ func FuzzStr(f *testing.F) {
 			}
 		} else if r.err != nil && err == nil {
 			t.Fatalf("%q: str fails (%v), encoding/json reads %q", b, r.err, want)
+		}
+	})
+}
+
+// FuzzStrEscaped: str with reuseStrings (strEscaped, its one pass over a
+// string with escapes into r.scratch) reads what the general path reads
+// (scanString, then appendUnescapedJSON), ends where it ends, fails as
+// it fails, and leaves what r.scratch held before.
+func FuzzStrEscaped(f *testing.F) {
+	for _, s := range []string{`"a\"b\\c\/d\be\ff\ng\rh\ti"`, `"\u00e9\ud83d\ude00\ud83d x\udc00"`, `"x\u2028y"`, `"\u00e9\u00"`,
+		"\"caf\xc3\xa9 \\\"q\\\"\"", `"\x"`, `"abc\"`, `"ab\"c`, "\"a\\n\x01\"", `"notebook \"1\""`, `"a\\"`, `"\\"`,
+		`"python -m vllm.entrypoints.openai.api_server --model 'meta-llama/Llama-3.1-8B-Instruct' --served-model-name \"llama 3\""`} {
+		f.Add([]byte(s), uint8(3))
+	}
+	f.Fuzz(func(t *testing.T, b []byte, pre uint8) {
+		prefix := bytes.Repeat([]byte{'p'}, int(pre%20))
+		r := newJReader(b)
+		r.reuseStrings = true
+		r.scratch = append(make([]byte, 0, int(pre%32)), prefix...)
+		got := r.str()
+		if !bytes.Equal(r.scratch[:len(prefix)], prefix) {
+			t.Fatalf("%q: scratch %q, held %q", b, r.scratch, prefix)
+		}
+		g := newJReader(b)
+		var want string
+		if start, end, escaped := g.scanString(); g.err == nil {
+			want = string(b[start:end])
+			if escaped {
+				want = string(appendUnescapedJSON(nil, b[start:end]))
+			}
+		}
+		if got != want || r.i != g.i || fmt.Sprint(r.err) != fmt.Sprint(g.err) {
+			t.Fatalf("%q: str %q at %d (%v), general path %q at %d (%v)", b, got, r.i, r.err, want, g.i, g.err)
 		}
 	})
 }
