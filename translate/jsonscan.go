@@ -826,14 +826,7 @@ func (r *jreader) skipFast() bool {
 		if uint(i) >= uint(len(b)) {
 			goto slow
 		}
-		c := b[i]
-		if c <= ' ' {
-			if i = skipWS(b, i); uint(i) >= uint(len(b)) {
-				goto slow
-			}
-			c = b[i]
-		}
-		switch {
+		switch c := b[i]; {
 		case c == '"':
 			// A string, eight bytes at a time (SWAR), as scanString.
 			i++
@@ -872,16 +865,23 @@ func (r *jreader) skipFast() bool {
 				}
 			}
 			if key {
-				if uint(i) < uint(len(b)) && b[i] <= ' ' {
-					i = skipWS(b, i)
-				}
+				// The colon, right here in compact JSON.
 				if uint(i) >= uint(len(b)) || b[i] != ':' {
-					goto slow
+					if i = skipWS(b, i); uint(i) >= uint(len(b)) || b[i] != ':' {
+						goto slow
+					}
 				}
 				i++
 				key = false
 				continue
 			}
+		case c <= ' ':
+			// (After strings: compact JSON has no whitespace.)
+			if j := skipWS(b, i); j != i {
+				i = j
+				continue
+			}
+			goto slow
 		case key:
 			goto slow
 		case c == '{':
@@ -952,14 +952,8 @@ func (r *jreader) skipFast() bool {
 			if uint(i) >= uint(len(b)) {
 				goto slow
 			}
-			c := b[i]
-			if c <= ' ' {
-				if i = skipWS(b, i); uint(i) >= uint(len(b)) {
-					goto slow
-				}
-				c = b[i]
-			}
-			if c == ',' {
+			// (Whitespace last: compact JSON has none.)
+			if c := b[i]; c == ',' {
 				i++
 				key = objs&1 != 0
 				break
@@ -967,6 +961,11 @@ func (r *jreader) skipFast() bool {
 				i++
 				objs >>= 1
 				continue
+			} else if c <= ' ' {
+				if j := skipWS(b, i); j != i {
+					i = j
+					continue
+				}
 			}
 			goto slow
 		}

@@ -24,7 +24,9 @@ func FuzzSkipFast(f *testing.F) {
 		strings.Repeat("[", 70) + strings.Repeat("]", 70), strings.Repeat("[", 63) + strings.Repeat("]", 63),
 		strings.Repeat(`{"a":[`, 32) + "1" + strings.Repeat("]}", 32), strings.Repeat("[", 64) + "1" + strings.Repeat("]", 64), strings.Repeat(`{"a":`, 300) + "1" + strings.Repeat("}", 300),
 		// Integers (skipFast's own fast path) and what may follow one.
-		`[12,0,7]`, `{"a":10000}`, `[172785 ,9]`, `123`, `[12`, `[12x]`, `[12.5]`, `[12.]`, `[9E2,9e-2]`, `[9e]`, `[1-2]`, `[01]`, `[-12]`} {
+		`[12,0,7]`, `{"a":10000}`, `[172785 ,9]`, `123`, `[12`, `[12x]`, `[12.5]`, `[12.]`, `[9E2,9e-2]`, `[9e]`, `[1-2]`, `[01]`, `[-12]`,
+		// Whitespace (tested after the compact case) and control bytes where it may be.
+		"{\"a\" \t:\n1 ,\"b\" : [ \"x\" , {} ]\r}", "{\"a\"\x01:1}", "{\"a\":\x01}", "[1 \x01]", "[1\x01]", "[ \x01]", "{\"a\" ", "[1 ", "[ "} {
 		f.Add([]byte(s), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, at uint8) {
