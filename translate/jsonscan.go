@@ -185,6 +185,11 @@ var notNullStart = func() (t [256]bool) {
 
 // nullSlow is null past whitespace, at a null or at the end.
 func (r *jreader) nullSlow() bool {
+	// A null right here first (compact JSON: no call of peek).
+	if i := r.i; len(r.b)-i >= 4 && r.s[i:i+4] == "null" {
+		r.i = i + 4
+		return true
+	}
 	if r.peek() == 'n' {
 		if r.literal("null") {
 			return true
@@ -283,8 +288,12 @@ func (r *jreader) beginArray() bool {
 // nextElem advances to the next element of an array; false at the closing
 // bracket (or on error).
 func (r *jreader) nextElem(first *bool) bool {
-	c := r.peek()
-	if r.err != nil {
+	// peek's fast case here (no call): the byte right here, not a space.
+	// (r.err is nil then: an error leaves r.i at the end.)
+	var c byte
+	if r.i < len(r.b) && r.b[r.i] > ' ' {
+		c = r.b[r.i]
+	} else if c = r.peek(); r.err != nil {
 		return false
 	}
 	if c == ']' {
