@@ -1139,12 +1139,15 @@ func matchKey(v *keyWords, b []byte, i int) bool {
 // the match).
 func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
 	b, i := r.b, r.i
-	if v := ko.expected(); len(b)-i >= 24 && matchKey(v, b, i) {
-		return r.takeKey(ko, v), true
-	}
+	// The closing brace first: most calls are at the end of an object
+	// (the hottest loops match their keys before calling), and no
+	// literal starts with a brace.
 	if i < len(b) && b[i] == '}' {
 		r.i = i + 1
 		return 0, false
+	}
+	if v := ko.expected(); len(b)-i >= 24 && matchKey(v, b, i) {
+		return r.takeKey(ko, v), true
 	}
 	return r.fieldKeySlow(ko, lits)
 }

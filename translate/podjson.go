@@ -533,10 +533,16 @@ func (r *jreader) mounts(m *v2Mounts) {
 				if !r.beginFields(&r.persistentKeys) {
 					return
 				}
+				pko := &r.persistentKeys
 				for {
-					f2, ok2 := r.fieldKey(&r.persistentKeys, persistentKeyLits)
-					if !ok2 {
-						break
+					var f2 uint8
+					if v := pko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+						f2 = r.takeKey(pko, v)
+					} else {
+						var ok2 bool
+						if f2, ok2 = r.fieldKey(pko, persistentKeyLits); !ok2 {
+							break
+						}
 					}
 					switch f2 {
 					case 1:
@@ -600,10 +606,17 @@ func (r *jreader) gpu(g *v2PodGPU) {
 	if !r.beginFields(&r.gpuKeys) {
 		return
 	}
+	ko := &r.gpuKeys
 	for {
-		f, ok := r.fieldKey(&r.gpuKeys, gpuKeyLits)
-		if !ok {
-			return
+		// fieldKey, its fast path inline (see there).
+		var f uint8
+		if v := ko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+			f = r.takeKey(ko, v)
+		} else {
+			var ok bool
+			if f, ok = r.fieldKey(ko, gpuKeyLits); !ok {
+				return
+			}
 		}
 		switch f {
 		case 1:
