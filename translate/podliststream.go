@@ -280,10 +280,12 @@ func (sc *listScratch) keepPrefix(b []byte) {
 	}
 }
 
-// takeOut returns sc's buffer for the v1 answer, emptied.
+// takeOut returns sc's buffer for the v1 answer, emptied: a new one is
+// sized for what is held before the status is sent, and never past what a
+// scratch keeps (tests hold whole lists with listCommitBytes at 1 GiB).
 func (sc *listScratch) takeOut() []byte {
 	if sc.out == nil {
-		return make([]byte, 0, listCommitBytes+16<<10)
+		return make([]byte, 0, min(listCommitBytes, maxKeptOutBytes)+16<<10)
 	}
 	return sc.out[:0]
 }

@@ -548,3 +548,18 @@ func TestInsertPodTemplatesSpare(t *testing.T) {
 		}
 	}
 }
+
+// TestTakeOutIsSizedForUsualAnswers: the v1 answer's first buffer is sized
+// for what is held before the status is sent, but never past what a
+// scratch keeps. With listCommitBytes at 1 GiB (tests that hold a whole
+// list), each list allocated 1 GiB: FuzzStreamPodListReader ran about one
+// input a second and once died under load.
+func TestTakeOutIsSizedForUsualAnswers(t *testing.T) {
+	if c := cap(new(listScratch).takeOut()); c != listCommitBytes+16<<10 {
+		t.Errorf("default sizes: cap %d, want %d", c, listCommitBytes+16<<10)
+	}
+	withStreamSizes(t, 4, 1<<30, 2, 1<<30)
+	if c := cap(new(listScratch).takeOut()); c > maxKeptOutBytes+16<<10 {
+		t.Errorf("with listCommitBytes 1 GiB: cap %d, want at most %d", c, maxKeptOutBytes+16<<10)
+	}
+}
