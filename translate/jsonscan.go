@@ -327,23 +327,10 @@ func (r *jreader) scanString() (start, end int, escaped bool) {
 	i++
 	start = i
 	for {
-		if i+8 <= len(b) {
-			// Eight bytes at a time (SWAR): jump to the first special byte.
-			m := specialStringBytes(load64(b, i))
-			if m == 0 {
-				i += 8
-				continue
-			}
-			i += bits.TrailingZeros64(m) >> 3
-		} else {
-			for i < len(b) && plainStringByte[b[i]] {
-				i++
-			}
-			if i >= len(b) {
-				r.i = i
-				r.fail("unterminated string")
-				return 0, 0, false
-			}
+		if i = plainRunEnd(b, i); i >= len(b) {
+			r.i = i
+			r.fail("unterminated string")
+			return 0, 0, false
 		}
 		switch c := b[i]; {
 		case c == '"':
@@ -424,9 +411,30 @@ var plainStringByte = func() (t [256]bool) {
 	return t
 }()
 
+// plainRunEnd returns the index of the first byte at or after i that is
+// not plain in a JSON string (plainStringByte: a quote, a backslash or a
+// control character), or len(b): eight bytes at a time (SWAR).
+func plainRunEnd(b []byte, i int) int {
+	for i+8 <= len(b) {
+		if m := specialStringBytes(load64(b, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	for _, c := range b[i:] {
+		if !plainStringByte[c] {
+			break
+		}
+		i++
+	}
+	return i
+}
+
 // str reads a string value.
 func (r *jreader) str() string {
-	// Fast path: a string without escapes right here.
+	// Fast path: a string without escapes right here. (plainRunEnd,
+	// spelled out: it is too big to inline, and this runs for every
+	// string of a list.)
 	b, i := r.b, r.i
 	if i < len(b) && b[i] == '"' {
 		j := i + 1
@@ -524,24 +532,9 @@ func (r *jreader) strEscaped(q, j int) (string, bool) {
 		}
 		i += 2
 		// The plain run up to the next special byte.
-		k := i
-		for {
-			if k+8 <= len(b) {
-				m := specialStringBytes(load64(b, k))
-				if m == 0 {
-					k += 8
-					continue
-				}
-				k += bits.TrailingZeros64(m) >> 3
-			} else {
-				for k < len(b) && plainStringByte[b[k]] {
-					k++
-				}
-				if k >= len(b) {
-					goto fail
-				}
-			}
-			break
+		k := plainRunEnd(b, i)
+		if k >= len(b) {
+			goto fail
 		}
 		out = append(out, b[i:k]...)
 		i = k

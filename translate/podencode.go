@@ -206,8 +206,8 @@ func appendDecimal(b []byte, m uint64, d int) []byte {
 	return append(b, buf[i:]...)
 }
 
-// appendInt is strconv.AppendInt(b, int64(v), 10) with 0..99999 (sizes,
-// counts, ports: a pod's numbers) written inline.
+// appendInt is strconv.AppendInt(b, int64(v), 10) with 0..99 (sizes,
+// counts: most of a pod's numbers) written inline.
 func appendInt(b []byte, v int) []byte {
 	if uint(v) < 10 {
 		return append(b, byte('0'+v))
@@ -215,42 +215,8 @@ func appendInt(b []byte, v int) []byte {
 	if uint(v) < 100 {
 		return append(b, byte('0'+v/10), byte('0'+v%10))
 	}
-	if uint(v) < 100000 {
-		// Five bytes appended (one capacity check), the number's kept,
-		// written two digits at a time.
-		u := uint32(v)
-		l := len(b)
-		b = append(b, 0, 0, 0, 0, 0)
-		d := (*[5]byte)(b[l:])
-		q, r := u/100, u%100
-		switch {
-		case u < 1000:
-			d[0], d[1], d[2] = byte('0'+q), digitPairs[2*r], digitPairs[2*r+1]
-			return b[:l+3]
-		case u < 10000:
-			d[0], d[1] = digitPairs[2*q], digitPairs[2*q+1]
-			d[2], d[3] = digitPairs[2*r], digitPairs[2*r+1]
-			return b[:l+4]
-		}
-		q, p := q/100, q%100
-		d[0], d[1], d[2] = byte('0'+q), digitPairs[2*p], digitPairs[2*p+1]
-		d[3], d[4] = digitPairs[2*r], digitPairs[2*r+1]
-		return b[:l+5]
-	}
 	return strconv.AppendInt(b, int64(v), 10)
 }
-
-// digitPairs holds 00 to 99, two bytes each.
-const digitPairs = "00010203040506070809" +
-	"10111213141516171819" +
-	"20212223242526272829" +
-	"30313233343536373839" +
-	"40414243444546474849" +
-	"50515253545556575859" +
-	"60616263646566676869" +
-	"70717273747576777879" +
-	"80818283848586878889" +
-	"90919293949596979899"
 
 // jw appends the members of one JSON object.
 type jw struct {
