@@ -504,20 +504,9 @@ func (r *jreader) strEscaped(q, j int) (string, bool) {
 		if b[i] != '\\' || i+1 >= len(b) {
 			goto fail
 		}
-		switch e := b[i+1]; e {
-		case '"', '\\', '/':
-			out = append(out, e)
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
+		if c := escapedByte[b[i+1]]; c != 0 {
+			out = append(out, c)
+		} else if b[i+1] == 'u' {
 			if i+6 > len(b) || !isHex4(b[i+2:i+6]) {
 				goto fail
 			}
@@ -527,7 +516,7 @@ func (r *jreader) strEscaped(q, j int) (string, bool) {
 			}
 			out = utf8.AppendRune(out, c)
 			i += 4
-		default:
+		} else {
 			goto fail
 		}
 		i += 2
@@ -594,39 +583,33 @@ func appendUnescapedJSON(out, b []byte) []byte {
 		}
 		out = append(out, b[i:i+j]...)
 		i += j
-		switch b[i+1] {
-		case 'b':
-			out = append(out, '\b')
-		case 'f':
-			out = append(out, '\f')
-		case 'n':
-			out = append(out, '\n')
-		case 'r':
-			out = append(out, '\r')
-		case 't':
-			out = append(out, '\t')
-		case 'u':
-			r1 := hex4(b[i+2 : i+6])
-			i += 6
-			if utf16.IsSurrogate(r1) {
-				if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
-					if dec := utf16.DecodeRune(r1, hex4(b[i+2:i+6])); dec != utf8.RuneError {
-						out = utf8.AppendRune(out, dec)
-						i += 6
-						continue
-					}
-				}
-				r1 = utf8.RuneError
-			}
-			out = utf8.AppendRune(out, r1)
+		if c := escapedByte[b[i+1]]; c != 0 {
+			out = append(out, c)
+			i += 2
 			continue
-		default: // " \ /
-			out = append(out, b[i+1])
 		}
-		i += 2
+		// \u, the string being valid.
+		r1 := hex4(b[i+2 : i+6])
+		i += 6
+		if utf16.IsSurrogate(r1) {
+			if i+6 <= len(b) && b[i] == '\\' && b[i+1] == 'u' {
+				if dec := utf16.DecodeRune(r1, hex4(b[i+2:i+6])); dec != utf8.RuneError {
+					out = utf8.AppendRune(out, dec)
+					i += 6
+					continue
+				}
+			}
+			r1 = utf8.RuneError
+		}
+		out = utf8.AppendRune(out, r1)
 	}
 	return out
 }
+
+// escapedByte is the byte each one-character escape stands for (\" \\ \/
+// \b \f \n \r \t), by the character after the backslash; 0 for the others
+// (\u, or not an escape).
+var escapedByte = [256]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 func hex4(b []byte) rune {
 	var r rune
