@@ -3,9 +3,12 @@ package bench
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -54,7 +57,7 @@ func TestMiniRun(t *testing.T) {
 			t.Errorf("%s: nothing measured: %+v %+v", c.ID, c.Max[0], c.Half[0])
 		}
 		if c.Errors > 0 {
-			t.Errorf("%s: %d errors (first: %s %s)", c.ID, c.Errors, c.Max[0].FirstErr, c.Half[0].FirstErr)
+			t.Errorf("%s: %d errors: %s", c.ID, c.Errors, fmtErrorKinds(c.ErrorKinds))
 		}
 		if c.Server != srvDirect && c.PeakRSS <= 0 {
 			t.Errorf("%s: no peak RSS", c.ID)
@@ -114,6 +117,38 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
+}
+
+// TestAttackCountsErrorsByKind: every unexpected answer is counted by its
+// status, not only the first one, so that a report can say what failed.
+func TestAttackCountsErrorsByKind(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch n.Add(1) % 4 {
+		case 1:
+			w.WriteHeader(http.StatusServiceUnavailable)
+		case 2:
+			w.WriteHeader(http.StatusTooManyRequests)
+		}
+	}))
+	defer srv.Close()
+	s := Attack(Target{Method: http.MethodGet, URL: srv.URL}, http.StatusOK, Load{Concurrency: 1, Duration: 200 * time.Millisecond})
+	if s.Errors == 0 || s.Errors == s.Requests {
+		t.Fatalf("%d errors in %d requests, want some but not all", s.Errors, s.Requests)
+	}
+	sum := 0
+	for _, c := range s.ErrorKinds {
+		sum += c
+	}
+	if sum != s.Errors || s.ErrorKinds["status 503"] == 0 || s.ErrorKinds["status 429"] == 0 || len(s.ErrorKinds) != 2 {
+		t.Fatalf("errors by kind %v do not add up to %d errors of two kinds", s.ErrorKinds, s.Errors)
+	}
+	if got, want := fmtErrorKinds(map[string]int{"status 429": 2, "EOF": 5, "status 503": 2}), "5 × EOF, 2 × status 429, 2 × status 503"; got != want {
+		t.Errorf("fmtErrorKinds = %q, want %q", got, want)
+	}
+	if got := errorsSuffix(nil); got != "" {
+		t.Errorf("errorsSuffix(nil) = %q, want none", got)
+	}
 }
 
 func TestPercentiles(t *testing.T) {

@@ -1,10 +1,13 @@
 package bench
 
 import (
+	"cmp"
+	"maps"
 	"math"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
@@ -38,15 +41,19 @@ type Load struct {
 // Sample is what one attack measured, over the requests started after the
 // warm-up.
 type Sample struct {
-	Requests int           `json:"requests"` // requests started in the measured window
-	Total    int           `json:"total"`    // requests sent, warm-up included
-	RPS      float64       `json:"rps"`      // Requests / Duration
-	Errors   int           `json:"errors"`   // transport errors and unexpected statuses
-	FirstErr string        `json:"firstError,omitempty"`
-	P50      time.Duration `json:"p50"`
-	P99      time.Duration `json:"p99"`
-	P999     time.Duration `json:"p999"`
-	Max      time.Duration `json:"max"`
+	Requests int     `json:"requests"` // requests started in the measured window
+	Total    int     `json:"total"`    // requests sent, warm-up included
+	RPS      float64 `json:"rps"`      // Requests / Duration
+	Errors   int     `json:"errors"`   // transport errors and unexpected statuses
+	FirstErr string  `json:"firstError,omitempty"`
+	// ErrorKinds counts Errors by kind: "status 503", or the transport
+	// error's text. (Only the first error used to be kept, so a run with
+	// errors of two kinds could not be told from one with one kind.)
+	ErrorKinds map[string]int `json:"errorKinds,omitempty"`
+	P50        time.Duration  `json:"p50"`
+	P99        time.Duration  `json:"p99"`
+	P999       time.Duration  `json:"p999"`
+	Max        time.Duration  `json:"max"`
 }
 
 // Attack runs l against t; want is the expected status.
@@ -79,13 +86,7 @@ func Attack(t Target, want int, l Load) Sample {
 		}
 		s.Requests++
 		if res.Code != expected || (res.Error != "" && res.Code == 0) {
-			s.Errors++
-			if s.FirstErr == "" {
-				s.FirstErr = res.Error
-				if s.FirstErr == "" {
-					s.FirstErr = "status " + strconv.Itoa(int(res.Code))
-				}
-			}
+			s.addError(errorKind(res.Code, res.Error))
 			continue
 		}
 		lat = append(lat, res.Latency)
@@ -95,6 +96,44 @@ func Attack(t Target, want int, l Load) Sample {
 	}
 	s.P50, s.P99, s.P999, s.Max = percentiles(lat)
 	return s
+}
+
+// errorKind names an unexpected result: its transport error, or else its
+// status.
+func errorKind(code uint16, err string) string {
+	if err != "" && code == 0 {
+		return err
+	}
+	return "status " + strconv.Itoa(int(code))
+}
+
+// addError counts one error of the given kind.
+func (s *Sample) addError(kind string) {
+	s.Errors++
+	if s.FirstErr == "" {
+		s.FirstErr = kind
+	}
+	if s.ErrorKinds == nil {
+		s.ErrorKinds = make(map[string]int)
+	}
+	s.ErrorKinds[kind]++
+}
+
+// fmtErrorKinds writes counts by kind, most frequent first ("55 × status
+// 503, 2 × EOF"), or "" when there are none.
+func fmtErrorKinds(kinds map[string]int) string {
+	names := slices.Collect(maps.Keys(kinds))
+	slices.SortFunc(names, func(a, b string) int {
+		if c := cmp.Compare(kinds[b], kinds[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = strconv.Itoa(kinds[n]) + " × " + n
+	}
+	return strings.Join(parts, ", ")
 }
 
 // percentiles returns the exact p50, p99, p99.9 and maximum (nearest rank)

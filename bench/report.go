@@ -364,8 +364,8 @@ func (r *Report) Markdown() string {
 					cpu += fmt.Sprintf(" + %.0f Redis", median(c.RedisCPU))
 				}
 			}
-			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d |\n",
-				c.Label, c.MaxRPS, ratio, fmtDur(c.HalfP50), fmtDur(c.HalfP99), fmtDur(c.HalfP9), addP50, addP99, cpu, allocs, bytesPer, rss, cmds, c.Errors)
+			fmt.Fprintf(&b, "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %d%s |\n",
+				c.Label, c.MaxRPS, ratio, fmtDur(c.HalfP50), fmtDur(c.HalfP99), fmtDur(c.HalfP9), addP50, addP99, cpu, allocs, bytesPer, rss, cmds, c.Errors, errorsSuffix(c.ErrorKinds))
 		}
 		b.WriteString("\n")
 	}
@@ -489,6 +489,14 @@ func (r *Report) SVG() string {
 }
 
 // fmtDur formats a latency in ms or µs with 3 significant digits.
+// errorsSuffix is " (55 × status 503)" after an error count, or "".
+func errorsSuffix(kinds map[string]int) string {
+	if len(kinds) == 0 {
+		return ""
+	}
+	return " (" + fmtErrorKinds(kinds) + ")"
+}
+
 func fmtDur(d time.Duration) string {
 	switch {
 	case d == 0:

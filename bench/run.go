@@ -204,9 +204,10 @@ type CaseResult struct {
 	GoBench *GoBench `json:"goBench,omitempty"`
 
 	// Medians over the rounds.
-	MaxRPS                   float64       `json:"medianMaxRps"`
-	HalfP50, HalfP99, HalfP9 time.Duration `json:"-"`
-	Errors                   int           `json:"errors"`
+	MaxRPS                   float64        `json:"medianMaxRps"`
+	HalfP50, HalfP99, HalfP9 time.Duration  `json:"-"`
+	Errors                   int            `json:"errors"`
+	ErrorKinds               map[string]int `json:"errorKinds,omitempty"` // Errors by kind, over every run
 
 	def caseDef
 }
@@ -334,7 +335,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 				return nil, fmt.Errorf("%s: %w", cr.ID, err)
 			}
 			s := cr.Max[len(cr.Max)-1]
-			fmt.Fprintf(o.Log, "[max %d/%d] %-24s %8.0f req/s  p50 %-8s p99 %-8s errors %d\n", round, o.Rounds, cr.ID, s.RPS, fmtDur(s.P50), fmtDur(s.P99), s.Errors)
+			fmt.Fprintf(o.Log, "[max %d/%d] %-24s %8.0f req/s  p50 %-8s p99 %-8s errors %d%s\n", round, o.Rounds, cr.ID, s.RPS, fmtDur(s.P50), fmtDur(s.P99), s.Errors, errorsSuffix(s.ErrorKinds))
 		}
 	}
 	for _, cr := range rep.Cases {
@@ -371,7 +372,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 				return nil, fmt.Errorf("%s: %w", cr.ID, err)
 			}
 			s := cr.Half[len(cr.Half)-1]
-			fmt.Fprintf(o.Log, "[rate %d/%d] %-24s %6d req/s  p50 %-8s p99 %-8s p99.9 %-8s errors %d\n", round, o.Rounds, cr.ID, cr.Rate, fmtDur(s.P50), fmtDur(s.P99), fmtDur(s.P999), s.Errors)
+			fmt.Fprintf(o.Log, "[rate %d/%d] %-24s %6d req/s  p50 %-8s p99 %-8s p99.9 %-8s errors %d%s\n", round, o.Rounds, cr.ID, cr.Rate, fmtDur(s.P50), fmtDur(s.P99), fmtDur(s.P999), s.Errors, errorsSuffix(s.ErrorKinds))
 		}
 	}
 	for _, cr := range rep.Cases {
@@ -380,6 +381,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		cr.HalfP9 = medianDur(mapSlice(cr.Half, func(s Sample) time.Duration { return s.P999 }))
 		for _, s := range append(slices.Clone(cr.Max), cr.Half...) {
 			cr.Errors += s.Errors
+			for k, n := range s.ErrorKinds {
+				if cr.ErrorKinds == nil {
+					cr.ErrorKinds = make(map[string]int)
+				}
+				cr.ErrorKinds[k] += n
+			}
 		}
 	}
 
