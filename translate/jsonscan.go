@@ -786,6 +786,16 @@ func (r *jreader) boolean() bool {
 // skipDepth itself.)
 func (r *jreader) skip() { r.skipFast() }
 
+// swarK holds specialStringBytes' constants for skipFast's string scan,
+// which reads them from memory: as operands of its subtractions and its
+// and, they cost no instruction of their own, where each constant
+// spelled in the code is an instruction a word (the compiler puts it in a
+// register again each time; callgrind: 4 instructions a word, -1.8% of a
+// mixed list with the two changes beside it).
+var swarK = struct{ q, bs, q21, ones, highs uint64 }{
+	swarOnes * 2, swarOnes * '\\', swarOnes * 0x21, swarOnes, swarHighs,
+}
+
 // skipFastDepth is the nesting skipFast handles (a bit of a word each,
 // under the bit that marks the bottom).
 const skipFastDepth = 63
@@ -805,7 +815,8 @@ func (r *jreader) skipFast() bool {
 	// The open containers, innermost in bit 0 (1: an object, 0: an
 	// array), above a 1 bit: 1 when none is open.
 	objs := uint64(1)
-	key := false // a member's key comes next, not a value
+	key := false        // a member's key comes next, not a value
+	last8 := len(b) - 8 // the last index a word can be read from
 	for {
 		// A value, or a key.
 		if uint(i) >= uint(len(b)) {
@@ -813,15 +824,20 @@ func (r *jreader) skipFast() bool {
 		}
 		switch c := b[i]; {
 		case c == '"':
-			// A string, eight bytes at a time (SWAR), as scanString.
+			// A string, eight bytes at a time (SWAR), as scanString:
+			// specialStringBytes spelled out with swarK, and load64
+			// as its bytes (one load all the same; load64, inlined,
+			// adds a no-op to the loop: the mark of the inlined call).
 			i++
 			for {
-				for i+8 <= len(b) {
-					if m := specialStringBytes(load64(b, i)); m != 0 {
+				for ; i <= last8; i += 8 {
+					w := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
+					x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+						uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+					if m := ((x ^ swarK.q - swarK.q21) | (x ^ swarK.bs - swarK.ones)) &^ x & swarK.highs; m != 0 {
 						i += bits.TrailingZeros64(m) >> 3
 						goto special
 					}
-					i += 8
 				}
 				for uint(i) < uint(len(b)) && plainStringByte[b[i]] {
 					i++
@@ -830,7 +846,9 @@ func (r *jreader) skipFast() bool {
 					goto slow
 				}
 			special:
-				if b[i] == '"' {
+				// b[i], i < len(b) on both ways here, without checking
+				// it again.
+				if *(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)) == '"' {
 					i++
 					break
 				}

@@ -26,7 +26,11 @@ func FuzzSkipFast(f *testing.F) {
 		// Integers (skipFast's own fast path) and what may follow one.
 		`[12,0,7]`, `{"a":10000}`, `[172785 ,9]`, `123`, `[12`, `[12x]`, `[12.5]`, `[12.]`, `[9E2,9e-2]`, `[9e]`, `[1-2]`, `[01]`, `[-12]`,
 		// Whitespace (tested after the compact case) and control bytes where it may be.
-		"{\"a\" \t:\n1 ,\"b\" : [ \"x\" , {} ]\r}", "{\"a\"\x01:1}", "{\"a\":\x01}", "[1 \x01]", "[1\x01]", "[ \x01]", "{\"a\" ", "[1 ", "[ "} {
+		"{\"a\" \t:\n1 ,\"b\" : [ \"x\" , {} ]\r}", "{\"a\"\x01:1}", "{\"a\":\x01}", "[1 \x01]", "[1\x01]", "[ \x01]", "{\"a\" ", "[1 ", "[ ",
+		// Strings longer than a word (the SWAR scan): the special byte in
+		// the first word, a later one or the last bytes, bytes >= 0x80.
+		`["abcdefghijklmnop\"qrstuvwxyz","0123456789\u00e9abcdef\\x",""]`, `{"abcdefghijklmnopq":"abcdefgh","abcdefg":1}`,
+		"\"abcdefgh\x1fijk\"", "\"abcdefg\xc3\xa9\xff\x80hijklmnop\"", `"abcdefghijklmno`, `"abcdefghijklmn\`, `"abcdefghijklm\u00`} {
 		f.Add([]byte(s), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, at uint8) {
