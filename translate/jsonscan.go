@@ -396,10 +396,20 @@ func load64(b []byte, i int) uint64 {
 // 0x20, 0x21, 0x23 at or above 0x21): its bytes below 0x21 are the
 // control characters and the quote, one test for both. A byte of q or
 // bs has the high bit of the same byte of x, so one &^x serves both.)
+//
+// It reads its constants from memory (swarK): as operands of its
+// subtractions and its and, they cost no instruction of their own, where
+// each constant spelled in the code is an instruction a word (the
+// compiler puts it in a register again each time it is used).
 func specialStringBytes(x uint64) uint64 {
-	q := x ^ (swarOnes * 2)
-	bs := x ^ (swarOnes * '\\')
-	return ((q - swarOnes*0x21) | (bs - swarOnes)) &^ x & swarHighs
+	return ((x ^ swarK.q - swarK.q21) | (x ^ swarK.bs - swarK.ones)) &^ x & swarK.highs
+}
+
+// swarK holds specialStringBytes' constants: q and bs, xor-ed into x,
+// give the words its comment calls q and bs; q21 and ones are the bounds
+// of the two tests, highs the high bit of each byte.
+var swarK = struct{ q, bs, q21, ones, highs uint64 }{
+	swarOnes * 2, swarOnes * '\\', swarOnes * 0x21, swarOnes, swarHighs,
 }
 
 // plainStringByte marks the bytes that stand for themselves inside a JSON
@@ -786,16 +796,6 @@ func (r *jreader) boolean() bool {
 // skipDepth itself.)
 func (r *jreader) skip() { r.skipFast() }
 
-// swarK holds specialStringBytes' constants for skipFast's string scan,
-// which reads them from memory: as operands of its subtractions and its
-// and, they cost no instruction of their own, where each constant
-// spelled in the code is an instruction a word (the compiler puts it in a
-// register again each time; callgrind: 4 instructions a word, -1.8% of a
-// mixed list with the two changes beside it).
-var swarK = struct{ q, bs, q21, ones, highs uint64 }{
-	swarOnes * 2, swarOnes * '\\', swarOnes * 0x21, swarOnes, swarHighs,
-}
-
 // skipFastDepth is the nesting skipFast handles (a bit of a word each,
 // under the bit that marks the bottom).
 const skipFastDepth = 63
@@ -824,17 +824,17 @@ func (r *jreader) skipFast() bool {
 		}
 		switch c := b[i]; {
 		case c == '"':
-			// A string, eight bytes at a time (SWAR), as scanString:
-			// specialStringBytes spelled out with swarK, and load64
-			// as its bytes (one load all the same; load64, inlined,
-			// adds a no-op to the loop: the mark of the inlined call).
+			// A string, eight bytes at a time (SWAR), as scanString
+			// (with load64 spelled out as its bytes: one load all the
+			// same, where load64, inlined, adds a no-op to the loop,
+			// the mark of the inlined call).
 			i++
 			for {
 				for ; i <= last8; i += 8 {
 					w := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 					x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 						uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
-					if m := ((x ^ swarK.q - swarK.q21) | (x ^ swarK.bs - swarK.ones)) &^ x & swarK.highs; m != 0 {
+					if m := specialStringBytes(x); m != 0 {
 						i += bits.TrailingZeros64(m) >> 3
 						goto special
 					}
