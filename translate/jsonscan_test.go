@@ -92,7 +92,10 @@ func FuzzStr(f *testing.F) {
 func FuzzStrEscaped(f *testing.F) {
 	for _, s := range []string{`"a\"b\\c\/d\be\ff\ng\rh\ti"`, `"\u00e9\ud83d\ude00\ud83d x\udc00"`, `"x\u2028y"`, `"\u00e9\u00"`,
 		"\"caf\xc3\xa9 \\\"q\\\"\"", `"\x"`, `"abc\"`, `"ab\"c`, "\"a\\n\x01\"", `"notebook \"1\""`, `"a\\"`, `"\\"`,
-		`"python -m vllm.entrypoints.openai.api_server --model 'meta-llama/Llama-3.1-8B-Instruct' --served-model-name \"llama 3\""`} {
+		`"python -m vllm.entrypoints.openai.api_server --model 'meta-llama/Llama-3.1-8B-Instruct' --served-model-name \"llama 3\""`,
+		// Bytes >= 0x80 in the words of str's loop, before and after
+		// the quote (its first test marks them too).
+		"\"\xff\x80\xa2\xdc\xc3\xa9\xe2\x80\xa8\"", "\"caf\xc3\xa9 \xa2\xa2\xa2\xa2\xa2\xa2\xa2\"\xa2\xdc\xff"} {
 		f.Add([]byte(s), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, pre uint8) {
