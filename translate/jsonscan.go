@@ -1166,8 +1166,11 @@ func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
 
 // expected returns the literal of the key expected at the next position
 // of ko: noKeyWords, which matches nothing, past the keys it remembers.
+// (Past ko.n, exp holds 0, noKeyWords' index: fieldKeySlow writes exp[p]
+// only for p < n, or with n = p+1. One test, which also bounds the
+// index, instead of two.)
 func (ko *keyOrder) expected() *keyWords {
-	if ko.pos < ko.n {
+	if uint(ko.pos) < keyOrderLen {
 		return &keyWordsTab.w[ko.exp[ko.pos]]
 	}
 	return &keyWordsTab.w[0]

@@ -343,34 +343,76 @@ func FuzzFieldKeyOrders(f *testing.F) {
 		}
 		var ko keyOrder
 		for _, d := range docs {
-			var want []uint8
-			ref := newJReader([]byte(d))
-			if ref.beginObject() {
-				first := true
-				for k, ok := ref.nextKey(&first); ok; k, ok = ref.nextKey(&first) {
-					f := uint8(0)
-					if i := slices.Index(keys, k); i >= 0 {
-						f = uint8(i + 1)
-					}
-					want = append(want, f)
-					ref.skip()
-				}
-			}
-			var got []uint8
-			fr := newJReader([]byte(d))
-			if fr.beginFields(&ko) {
-				for {
-					f, ok := fr.fieldKey(&ko, lits)
-					if !ok {
-						break
-					}
-					got = append(got, f)
-					fr.skip()
-				}
-			}
-			if fmt.Sprint(ref.err) != fmt.Sprint(fr.err) || ref.i != fr.i || !slices.Equal(got, want) {
-				t.Fatalf("%s: fieldKey %v (%v at %d), nextKey %v (%v at %d)", d, got, fr.err, fr.i, want, ref.err, ref.i)
-			}
+			checkFieldKeys(t, &ko, keys, lits, d)
 		}
 	})
+}
+
+// checkFieldKeys reads the members of the object d with fieldKey (and
+// the key orders ko) and with nextKey: the same fields, the same end,
+// the same error.
+func checkFieldKeys(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d string) {
+	t.Helper()
+	var want []uint8
+	ref := newJReader([]byte(d))
+	if ref.beginObject() {
+		first := true
+		for k, ok := ref.nextKey(&first); ok; k, ok = ref.nextKey(&first) {
+			f := uint8(0)
+			if i := slices.Index(keys, k); i >= 0 {
+				f = uint8(i + 1)
+			}
+			want = append(want, f)
+			ref.skip()
+		}
+	}
+	var got []uint8
+	fr := newJReader([]byte(d))
+	if fr.beginFields(ko) {
+		for {
+			f, ok := fr.fieldKey(ko, lits)
+			if !ok {
+				break
+			}
+			got = append(got, f)
+			fr.skip()
+		}
+	}
+	if fmt.Sprint(ref.err) != fmt.Sprint(fr.err) || ref.i != fr.i || !slices.Equal(got, want) {
+		t.Fatalf("%s: fieldKey %v (%v at %d), nextKey %v (%v at %d)", d, got, fr.err, fr.i, want, ref.err, ref.i)
+	}
+}
+
+// TestFieldKeyPastKeyOrderLen: objects with more members than a keyOrder
+// remembers (keyOrderLen) read the same with fieldKey as with nextKey,
+// also when the keys past keyOrderLen are those of its first positions
+// (whose literals have no comma) and a comma is missing there.
+func TestFieldKeyPastKeyOrderLen(t *testing.T) {
+	// (keyOrderLen is a multiple of len(keys): position keyOrderLen has
+	// the key of position 0.)
+	keys := []string{"a", "bb", "cpu", "dataCenterId"}
+	lits := keyLits(keys...)
+	obj := func(n int, sep func(j int) string) string {
+		var b strings.Builder
+		b.WriteByte('{')
+		for j := range n {
+			if j > 0 {
+				b.WriteString(sep(j))
+			}
+			fmt.Fprintf(&b, `"%s":%d`, keys[j%len(keys)], j)
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
+	comma := func(int) string { return "," }
+	var ko keyOrder
+	for _, d := range []string{
+		obj(40, comma), obj(40, comma), obj(keyOrderLen, comma), obj(keyOrderLen+1, comma), obj(70, comma),
+		obj(40, func(j int) string { return map[bool]string{true: "", false: ","}[j == keyOrderLen] }),
+		obj(40, func(j int) string { return map[bool]string{true: "", false: ","}[j == keyOrderLen+1] }),
+		obj(70, func(j int) string { return map[bool]string{true: "", false: ","}[j == 2*keyOrderLen] }),
+		obj(40, comma),
+	} {
+		checkFieldKeys(t, &ko, keys, lits, d)
+	}
 }
