@@ -516,6 +516,7 @@ func (r *jreader) strEscaped(q, j int) (string, bool) {
 	n := len(r.scratch)
 	out := append(r.scratch, b[q+1:j]...)
 	i := j
+escapes:
 	for {
 		// b[i] is a special byte (i < len(b)).
 		if b[i] == '"' {
@@ -540,7 +541,24 @@ func (r *jreader) strEscaped(q, j int) (string, bool) {
 			goto fail
 		}
 		i += 2
-		// The plain run up to the next special byte.
+		// The plain run up to the next special byte, a word at a time
+		// as in str, each word appended whole (one store, no call of
+		// plainRunEnd and memmove for runs of a few bytes) and out cut
+		// back to the run's end in the last one: the bytes written
+		// past it are within out's capacity, in no string.
+		for i <= len(b)-8 {
+			x := load64(b, i)
+			out = binary.LittleEndian.AppendUint64(out, x)
+			if maybeSpecialStringBytes(x) != 0 {
+				if m := specialStringBytes(x); m != 0 {
+					k := bits.TrailingZeros64(m) >> 3
+					out = out[:len(out)-8+k]
+					i += k
+					continue escapes
+				}
+			}
+			i += 8
+		}
 		k := plainRunEnd(b, i)
 		if k >= len(b) {
 			goto fail

@@ -95,7 +95,10 @@ func FuzzStrEscaped(f *testing.F) {
 		`"python -m vllm.entrypoints.openai.api_server --model 'meta-llama/Llama-3.1-8B-Instruct' --served-model-name \"llama 3\""`,
 		// Bytes >= 0x80 in the words of str's loop, before and after
 		// the quote (its first test marks them too).
-		"\"\xff\x80\xa2\xdc\xc3\xa9\xe2\x80\xa8\"", "\"caf\xc3\xa9 \xa2\xa2\xa2\xa2\xa2\xa2\xa2\"\xa2\xdc\xff"} {
+		"\"\xff\x80\xa2\xdc\xc3\xa9\xe2\x80\xa8\"", "\"caf\xc3\xa9 \xa2\xa2\xa2\xa2\xa2\xa2\xa2\"\xa2\xdc\xff",
+		// Runs of strEscaped's word loop: long, with bytes >= 0x80,
+		// ending at a word's edge, cut by the end of the input.
+		"\"a\\nbcdefghijklmnopq\xc3\xa9rstuvwxyz\\t01234567\\r\"xyz", "\"a\\nbcdefghijklmnop", "\"a\\n1234567\\n12345678\""} {
 		f.Add([]byte(s), uint8(3))
 	}
 	f.Fuzz(func(t *testing.T, b []byte, pre uint8) {
