@@ -758,6 +758,49 @@ func (r *jreader) integerToken() int {
 }
 
 func (r *jreader) float() float64 {
+	// Fast path: compact JSON, a short decimal without sign or exponent
+	// (prices), followed by something that cannot continue a number:
+	// parseShortDecimal's value, read in the same pass as its digits
+	// (not number's, then parseShortDecimal's). Anything else is
+	// floatToken's.
+	b, i := r.b, r.i
+	if uint(i) < uint(len(b)) && b[i]-'0' < 10 {
+		m, digits, d := uint64(0), 0, 0
+		j := i
+		if b[j] == '0' {
+			j++
+			digits = 1
+		} else {
+			for j < len(b) && b[j]-'0' < 10 {
+				m = m*10 + uint64(b[j]-'0')
+				j++
+			}
+			digits = j - i
+		}
+		if j < len(b) && b[j] == '.' {
+			j++
+			k := j
+			for j < len(b) && b[j]-'0' < 10 {
+				m = m*10 + uint64(b[j]-'0')
+				j++
+			}
+			d = j - k
+			digits += d
+		}
+		if j < len(b) && b[j] != 'e' && b[j] != 'E' && (d > 0 || b[j-1] != '.') && digits <= 15 {
+			r.i = j
+			f := float64(m)
+			if d > 0 {
+				f /= float64pow10[d]
+			}
+			return f
+		}
+	}
+	return r.floatToken()
+}
+
+// floatToken is float for any number token.
+func (r *jreader) floatToken() float64 {
 	tok := r.number()
 	if r.err != nil {
 		return 0

@@ -279,6 +279,24 @@ func TestSpecialStringBytes(t *testing.T) {
 
 // FuzzInteger: integer (its fast path for plain digits) reads what
 // integerToken reads, ends where it ends and fails as it fails.
+// FuzzFloatFast: float (its fast path for short decimals) reads what
+// floatToken (number, then parseShortDecimal or strconv) reads, ends where
+// it ends and fails as it fails, whatever follows the number.
+func FuzzFloatFast(f *testing.F) {
+	for _, s := range []string{"0", "0,", "01,", "00.5,", "0.69}", "6.88,", "0.,", "1.}", ".5,", "1.2.3,", "0e1,", "1.5e3,", "1.5E,",
+		"123456789012345,", "1234567890123456,", "12345678901234.5,", "1234567890123.45,", "0.00000000000001,", "-2.5,",
+		" 1.5,", "7}", "12", "99999999999999999999999,", "1.23456789012345678901,"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r1, r2 := newJReader(b), newJReader(b)
+		f1, f2 := r1.float(), r2.floatToken()
+		if math.Float64bits(f1) != math.Float64bits(f2) || r1.i != r2.i || fmt.Sprint(r1.err) != fmt.Sprint(r2.err) {
+			t.Fatalf("%q: float %v at %d (%v), floatToken %v at %d (%v)", b, f1, r1.i, r1.err, f2, r2.i, r2.err)
+		}
+	})
+}
+
 func FuzzInteger(f *testing.F) {
 	for _, s := range []string{"0", "0,", "01,", "0.5,", "0e1,", "7}", "123456789012345678,", "1234567890123456789,", "99999999999999999999,", "-5,", " 5,", "5.,", "5e", "5E+1,", "12"} {
 		f.Add([]byte(s))
