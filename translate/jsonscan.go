@@ -575,18 +575,10 @@ fail:
 }
 
 // substr is r.s[start:end] for 0 <= start <= end < len(r.b) (end is a
-// closing quote's index), without the checks of a slice expression or
-// those of unsafe.String (that the length is not negative, that the end
-// does not overflow): a dozen instructions a string. The string is
-// written as its header, stringHeader.
+// closing quote's index), without the checks of a slice expression (a
+// dozen instructions a string).
 func (r *jreader) substr(start, end int) string {
-	return *(*string)(unsafe.Pointer(&stringHeader{unsafe.Add(unsafe.Pointer(unsafe.SliceData(r.b)), start), end - start}))
-}
-
-// stringHeader has the layout of a string (what unsafe.String builds).
-type stringHeader struct {
-	data unsafe.Pointer
-	len  int
+	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(r.b)), start)), end-start)
 }
 
 // strOrNull reads a string; null reads as "".
