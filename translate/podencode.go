@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 	"unsafe"
@@ -16,37 +17,50 @@ import (
 // control characters escaped, invalid UTF-8 replaced by U+FFFD (as
 // encoding/json does, minus its HTML escaping, which JSON does not need).
 func appendJSONString(b []byte, s string) []byte {
-	if len(s) < 8 && plainShortASCII(s) {
+	// Room for s and its quotes is made first (escapes, which are rare,
+	// grow b further as they come), so that plain strings, which most
+	// are, are written by stores into it without a check per store.
+	if cap(b)-len(b) < len(s)+2 {
+		b = slices.Grow(b, len(s)+2)
+	}
+	n := len(b)
+	d := b[:n+len(s)+2]
+	d[n] = '"'
+	if len(s) < 8 {
 		// Short plain strings (words of args, ids, counts' names): one
 		// check of all their bytes at once.
-		n := len(b)
-		if cap(b)-n >= len(s)+2 {
-			b = b[:n+len(s)+2]
-			b[n] = '"'
-			copy(b[n+1:], s)
-			b[n+1+len(s)] = '"'
-			return b
+		if plainShortASCII(s) {
+			copy(d[n+1:], s)
+			d[n+1+len(s)] = '"'
+			return d
 		}
-		b = append(b, '"')
-		b = append(b, s...)
-		return append(b, '"')
+		return appendJSONStringFrom(d[:n+1], s, 0)
 	}
-	b = append(b, '"')
-	// Fast path: plain ASCII (no quote, backslash or control character),
-	// which most strings are, copied at once. Eight bytes at a time
-	// (SWAR), the last eight overlapping the ones already checked.
+	// Plain ASCII (no quote, backslash or control character) is checked
+	// and copied eight bytes at a time (SWAR), the last eight overlapping
+	// the ones already written.
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	i := 0
-	for ; i+8 <= len(w); i += 8 {
-		if !plainASCII8(load64(w, i)) {
+	for {
+		x := load64(w, i)
+		if !plainASCII8(x) {
 			break
 		}
+		store64(d, n+1+i, x)
+		if i += 8; i >= len(w) {
+			d[n+1+len(s)] = '"'
+			return d
+		}
+		i = min(i, len(w)-8)
 	}
-	if i == len(w) || i+8 > len(w) && len(w) >= 8 && plainASCII8(load64(w, len(w)-8)) {
-		b = append(b, s...)
-		return append(b, '"')
-	}
-	start := 0
+	return appendJSONStringFrom(d[:n+1+i], s, i)
+}
+
+// appendJSONStringFrom is appendJSONString from s[i:] on, b ending with
+// the opening quote and s[:i], which is plain ASCII.
+func appendJSONStringFrom(b []byte, s string, i int) []byte {
+	w := unsafe.Slice(unsafe.StringData(s), len(s))
+	start := i
 	for i < len(s) {
 		// Eight plain ASCII bytes at a time (SWAR).
 		if i+8 <= len(s) {
@@ -97,6 +111,13 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// store64 is binary.LittleEndian.PutUint64(b[i:], x) for an i that the
+// caller knows to leave eight bytes in b (i+8 <= len(b)), without
+// checking it again (load64's counterpart).
+func store64(b []byte, i int, x uint64) {
+	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:], x)
 }
 
 // plainShortASCII reports whether s, shorter than eight bytes, is ASCII

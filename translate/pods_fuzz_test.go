@@ -200,6 +200,15 @@ func checkAppendJSONString(t *testing.T, s string) {
 	if got != w {
 		t.Errorf("%q → %q, want %q", s, got, w)
 	}
+	// Byte for byte the general loop (appendJSONStringFrom), which the
+	// fast paths bypass, whatever room b has after its contents.
+	want = appendJSONStringFrom([]byte{'x', '"'}, s, 0)
+	for _, spare := range []int{0, 1, len(s) + 1, len(s) + 2, len(s) + 64} {
+		b := append(make([]byte, 0, 1+spare), 'x')
+		if got := appendJSONString(b, s); string(got) != string(want) {
+			t.Fatalf("%q with %d spare bytes → %q, want %q", s, spare, got, want)
+		}
+	}
 }
 
 func FuzzAppendJSONString(f *testing.F) {
