@@ -141,11 +141,12 @@ func plainShortASCII(s string) bool {
 // plainASCII8 reports whether the eight bytes of x are ASCII that stands
 // for itself in a JSON string.
 // (specialStringBytes without its &^x: with x or-ed in instead, a byte
-// is marked if it is not ASCII or is special.)
+// is marked if it is not ASCII or is special; x^2's bytes below 0x21 are
+// the control characters and the quote, as there.)
 func plainASCII8(x uint64) bool {
-	q := x ^ (swarOnes * '"')
+	q := x ^ (swarOnes * 2)
 	bs := x ^ (swarOnes * '\\')
-	return ((x-swarOnes*0x20)|(q-swarOnes)|(bs-swarOnes)|x)&swarHighs == 0
+	return ((q-swarOnes*0x21)|(bs-swarOnes)|x)&swarHighs == 0
 }
 
 const hexDigit = "0123456789abcdef"
