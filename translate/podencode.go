@@ -406,6 +406,18 @@ func appendV1Pod(b []byte, p *v1Pod) []byte {
 	return append(w.b, '}')
 }
 
+// appendLit appends the constant s. The compiler copies a constant of up
+// to 16 bytes with a load and a store or two, but calls memmove for a
+// longer one: those are appended in two pieces (the condition and the
+// pieces are constants once this is inlined).
+func appendLit(b []byte, s string) []byte {
+	if len(s) > 16 {
+		b = append(b, s[:16]...)
+		s = s[16:]
+	}
+	return append(b, s...)
+}
+
 // appendV1PodOf appends the v1 Pod of p — R-Pod without include*
 // expansions — as JSON: the same bytes as fillV1Pod then appendV1Pod
 // (podstream_test.go checks it byte for byte), without the intermediate
@@ -423,10 +435,10 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	img := len(b) // imageName is the same string: encoded once
 	b = appendJSONString(b, p.Image)
 	imgLen := len(b) - img
-	b = append(b, `,"containerDiskInGb":`...)
+	b = appendLit(b, `,"containerDiskInGb":`)
 	b = appendInt(b, p.Disk)
 	if p.Registry != "" {
-		b = append(b, `,"containerRegistryAuthId":`...)
+		b = appendLit(b, `,"containerRegistryAuthId":`)
 		b = appendJSONString(b, p.Registry)
 	}
 	w := jw{b: b}
@@ -436,7 +448,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = append(b, `,"ports":`...)
 	b = append(b, rawOr(p.Ports, jsonEmptyArray)...)
 	if ds := desiredStatus(p.Status); ds != "" {
-		b = append(b, `,"desiredStatus":"`...)
+		b = appendLit(b, `,"desiredStatus":"`)
 		b = append(b, ds...) // a constant without characters to escape
 		b = append(b, '"')
 	}
@@ -450,7 +462,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	n := len(b)
 	b = appendJSONFloat(b, p.Cost)
 	cost := len(b) - n
-	b = append(b, `,"adjustedCostPerHr":`...)
+	b = appendLit(b, `,"adjustedCostPerHr":`)
 	b = append(b, b[n:n+cost]...)
 	gpuID, gpuIDLen := 0, 0 // gpuTypeId is the same string: encoded once
 	if g := p.GPU; g != nil {
@@ -485,7 +497,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = append(b, `,"volumeInGb":`...)
 	b = appendInt(b, size)
 	if path != "" {
-		b = append(b, `,"volumeMountPath":`...)
+		b = appendLit(b, `,"volumeMountPath":`)
 		b = appendJSONString(b, path)
 	}
 	var ports []v2RuntimePort
@@ -501,7 +513,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		b = append(b, `,"publicIp":null`...)
 	}
 	if p.StartedAt != "" {
-		b = append(b, `,"lastStartedAt":`...)
+		b = appendLit(b, `,"lastStartedAt":`)
 		b = appendJSONString(b, p.StartedAt)
 	}
 	if p.CreatedAt != "" {
@@ -511,9 +523,9 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	switch p.Cloud { // interned: the two values are literals
 	case "":
 	case "SECURE":
-		b = append(b, `,"cloudType":"SECURE"`...)
+		b = appendLit(b, `,"cloudType":"SECURE"`)
 	case "COMMUNITY":
-		b = append(b, `,"cloudType":"COMMUNITY"`...)
+		b = appendLit(b, `,"cloudType":"COMMUNITY"`)
 	default:
 		b = append(b, `,"cloudType":`...)
 		b = appendJSONString(b, p.Cloud)
