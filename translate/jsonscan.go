@@ -692,24 +692,55 @@ func (r *jreader) number() string {
 
 // integer reads an integer that fits an int (as encoding/json into int:
 // no fraction, no exponent).
+//
+// Fast path: compact JSON, 1 to 7 digits without a sign, with 8 bytes of
+// input from the first digit, read as one word (SWAR) and not digit by
+// digit: the digits are the bytes below the lowest byte that is not a
+// digit, followed by something that is neither a fraction nor an exponent
+// (what comes after the number is checked by the caller, as integerToken
+// leaves it). A leading 0 is the whole number, as integerToken reads it
+// ("01" is 0, then the 1 left for the caller). Anything else is
+// integerToken's.
 func (r *jreader) integer() int {
-	// Fast path: compact JSON, 1 to 18 digits without a sign, followed
-	// by something that is neither a digit, a fraction nor an exponent
-	// (what comes after the number is checked by the caller, as below).
-	if b, i := r.b, r.i; i < len(b) && b[i] >= '0' && b[i] <= '9' {
-		n, j := int64(b[i]-'0'), i+1
-		if n != 0 {
-			for j < len(b) && j-i < 18 && b[j] >= '0' && b[j] <= '9' {
-				n = n*10 + int64(b[j]-'0')
-				j++
-			}
+	if b, i := r.b, r.i; len(b)-i >= 8 {
+		x := load64(b, i)
+		t := x ^ swarD.zeros // a digit's byte is its value, 0 to 9
+		// The high bit of each byte of t above 9 (exact for the lowest
+		// one: no carry reaches it from the digits below it).
+		m := (t + swarD.above9 | t) & swarK.highs
+		if byte(t) == 0 {
+			m |= 0x8000 // a leading 0 is one digit
 		}
-		if j < len(b) && (b[j] < '0' || b[j] > '9' || n == 0) && b[j] != '.' && b[j] != 'e' && b[j] != 'E' && int64(int(n)) == n {
-			r.i = j
-			return int(n)
+		// The lowest marked byte's high bit: 8*digits + 7. (Bit 63
+		// spares the test of m == 0: 8 digits, the last one taken
+		// for what follows the number, go to integerToken.)
+		if hb := uint(bits.TrailingZeros64(m | 1<<63)); hb >= 15 && !numberCont[byte(x>>(hb&56))] {
+			r.i = i + int(hb>>3)
+			// The digits at the top of the word (the first one
+			// most significant, as in a number written the other
+			// way round), then added up in pairs, fours, eights.
+			v := t << ((64 - hb&56) & 63)
+			v = v * (10<<8 + 1) >> 8 & swarD.pairs
+			v = v * (100<<16 + 1) >> 16 & swarD.quads
+			return int(v * swarD.k10000 >> 32)
 		}
 	}
 	return r.integerToken()
+}
+
+// numberCont marks the bytes that continue a number: digits, and the
+// start of a fraction or an exponent.
+var numberCont = [256]bool{
+	'0': true, '1': true, '2': true, '3': true, '4': true, '5': true, '6': true, '7': true, '8': true, '9': true,
+	'.': true, 'e': true, 'E': true,
+}
+
+// swarD holds integer's constants (read from memory, as swarK's): zeros
+// is '0' in each byte; above9 carries a byte's value above 9 into its
+// high bit; pairs, quads and k10000 add up the digits of a word (each
+// step's products stay within their lanes: 99, 9999).
+var swarD = struct{ zeros, above9, pairs, quads, k10000 uint64 }{
+	swarOnes * '0', swarOnes * (0x80 - 10), 0x00ff00ff00ff00ff, 0x0000ffff0000ffff, 10000<<32 + 1,
 }
 
 // integerToken is integer for any number token.
