@@ -46,6 +46,9 @@ type jreader struct {
 	// already valid only until the next one: a stream read through a
 	// window, podStream.initReader).
 	reuseStrings bool
+	// podField is the field of the pod member read last (pod), to name
+	// it in an error.
+	podField uint8
 
 	// The order of keys in the previous object of each kind (fieldKey).
 	keyOrders

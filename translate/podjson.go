@@ -432,18 +432,33 @@ func (r *jreader) pod(p *v2Pod) {
 	if !r.beginFields(&r.podKeys) {
 		return
 	}
-	ko := &r.podKeys
+	r.podField = 0
 	for {
 		// fieldKey, its fast path inline (see there).
 		var f uint8
-		if v := ko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
-			f = r.takeKey(ko, v)
+		if v := r.podKeys.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+			f = r.takeKey(&r.podKeys, v)
 		} else {
+			// An error in the value of the field read last is
+			// named here, not after each value: an error leaves
+			// r.i at the end of the input, where no key matches.
+			if r.err != nil {
+				if f := r.podField; f != 0 {
+					// "gpu: expected an object at byte 812".
+					lit := podKeyLits[f].s
+					r.err = errors.New(lit[1:len(lit)-2] + ": " + r.err.Error())
+				}
+				return
+			}
 			var ok bool
-			if f, ok = r.fieldKey(ko, podKeyLits); !ok {
+			if f, ok = r.fieldKey(&r.podKeys, podKeyLits); !ok {
 				return
 			}
 		}
+		// (In r, not in a variable of the loop: the compiler would
+		// keep that one in a register, to load again after each
+		// value.)
+		r.podField = f
 		switch f {
 		case pfID:
 			p.ID = r.str()
@@ -502,11 +517,6 @@ func (r *jreader) pod(p *v2Pod) {
 			p.StartedAt = r.strOrNull()
 		default:
 			r.skip()
-		}
-		if r.err != nil && f != 0 {
-			// Name the field: "gpu: expected an object at byte 812".
-			lit := podKeyLits[f].s
-			r.err = errors.New(lit[1:len(lit)-2] + ": " + r.err.Error())
 		}
 	}
 }
