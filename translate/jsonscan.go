@@ -1227,8 +1227,7 @@ func matchKey(v *keyWords, b []byte, i int) bool {
 // member read is the same: a literal matches only the bytes nextKey
 // would read as that key.
 //
-// The hottest loops (pod, runtime) spell the fast path out before calling
-// fieldKey, as
+// The decoder's loops spell the fast path out before calling fieldKey, as
 //
 //	if v := ko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
 //		f = r.takeKey(ko, v)
@@ -1237,14 +1236,23 @@ func matchKey(v *keyWords, b []byte, i int) bool {
 //	}
 //
 // (fieldKey is too big to be inlined, and its call costs a third of
-// the match).
+// the match). There the expected literal may also be the closing brace,
+// learnt by ko after its keys (closeKeyLit): f is then len(lits)-1, and
+// the object has ended.
 func (r *jreader) fieldKey(ko *keyOrder, lits keyTable) (uint8, bool) {
 	b, i := r.b, r.i
-	// The closing brace first: most calls are at the end of an object
-	// (the hottest loops match their keys before calling), and no
-	// literal starts with a brace.
+	// The closing brace first: many calls are at the end of an object
+	// (the loops match their keys before calling), and no key literal
+	// starts with a brace.
 	if i < len(b) && b[i] == '}' {
 		r.i = i + 1
+		// The brace is learnt after the keys ko remembers, for the
+		// inline fast paths (closeKeyLit); not in place of a key, which
+		// shorter objects of a kind would make the longer ones miss.
+		if pos := ko.pos; pos >= ko.n && pos < keyOrderLen {
+			ko.exp[pos] = lits[len(lits)-1].v[0]
+			ko.n = pos + 1
+		}
 		return 0, false
 	}
 	if v := ko.expected(); len(b)-i >= 24 && matchKey(v, b, i) {
@@ -1280,7 +1288,7 @@ func (r *jreader) takeKey(ko *keyOrder, v *keyWords) uint8 {
 // key of the next position (an object without the expected key).
 func (r *jreader) fieldKeySlow(ko *keyOrder, lits keyTable) (uint8, bool) {
 	b, i, pos := r.b, r.i, ko.pos
-	if pos > 0 && pos < ko.n && len(b)-i >= 24 {
+	if pos < ko.n && len(b)-i >= 24 {
 		if a := ko.alt[pos]; a != 0 && matchKey(&keyWordsTab.w[a], b, i) {
 			v := &keyWordsTab.w[a]
 			ko.alt[pos], ko.exp[pos] = ko.exp[pos], a
@@ -1288,7 +1296,8 @@ func (r *jreader) fieldKeySlow(ko *keyOrder, lits keyTable) (uint8, bool) {
 			ko.pos = pos + 1
 			return v.f, true
 		}
-		if pos+1 < ko.n {
+		// (Not at the first position, whose literals have no comma.)
+		if pos > 0 && pos+1 < ko.n {
 			if v := &keyWordsTab.w[ko.exp[pos+1]]; matchKey(v, b, i) {
 				r.i = i + v.n
 				ko.pos = pos + 2
@@ -1302,7 +1311,7 @@ func (r *jreader) fieldKeySlow(ko *keyOrder, lits keyTable) (uint8, bool) {
 		return 0, false
 	}
 	f := uint8(0)
-	for j := 1; j < len(lits); j++ {
+	for j := 1; j < len(lits)-1; j++ { // (the last is the closing brace)
 		if l := lits[j].s; len(l) == len(k)+3 && l[1:len(l)-2] == k {
 			f = uint8(j)
 			break
@@ -1330,17 +1339,32 @@ func (r *jreader) rawOrNil() []byte {
 }
 
 // keyTable is a fieldKey table: the keys of one kind of object at their
-// field numbers (1, 2, …; index 0 unused).
+// field numbers (1, 2, …; index 0 unused), then closeKeyLit.
 type keyTable []keyLit
 
-// keyLits is the keyTable of keys, numbered from 1 in order.
+// keyLits is the keyTable of keys, numbered from 1 in order; the closing
+// brace has field number len(keys)+1.
 func keyLits(keys ...string) keyTable {
-	t := make(keyTable, len(keys)+1)
+	t := make(keyTable, len(keys)+2)
 	t[0] = noKeyLit
 	for i, k := range keys {
 		t[i+1] = newKeyLit(k, uint8(i+1))
 	}
+	t[len(keys)+1] = closeKeyLit(uint8(len(keys) + 1))
 	return t
+}
+
+// closeKeyLit is the last entry of a keyTable: the closing brace of its
+// objects, `}`, with the field number f past the table's keys. fieldKey
+// learns it at the position where an object ended, so that the next
+// object's end, at the same position, is matched on the inline fast path
+// of the loops as a key is (which then return at field f) instead of
+// costing a call of fieldKey. A brace can follow a value or the opening
+// brace wherever a key can, and fieldKey reads it the same way (its first
+// test); fieldKey itself never returns f.
+func closeKeyLit(f uint8) keyLit {
+	c := internKeyWords(keyWords{w: [3]uint64{'}'}, m: [3]uint64{0xff}, n: 1, f: f})
+	return keyLit{s: "}", v: [2]uint8{c, c}}
 }
 
 // keyLit is a member's key as it appears in compact JSON, `"key":` (and

@@ -350,7 +350,9 @@ func FuzzFieldKeyOrders(f *testing.F) {
 					k = base[r.IntN(len(base))]
 				}
 				if n > 0 {
-					b.WriteString([]string{",", ",", ",", " , ", ",,", ""}[min(r.IntN(40), 5)])
+					// (Mostly a comma: the separators other than a
+					// comma are 1 in 40 each.)
+					b.WriteString([]string{" , ", ",,", "", ","}[min(r.IntN(40), 3)])
 				} else if r.IntN(40) == 0 {
 					b.WriteByte(',')
 				}
@@ -367,9 +369,10 @@ func FuzzFieldKeyOrders(f *testing.F) {
 				base[i], base[j] = base[j], base[i]
 			}
 		}
-		var ko keyOrder
+		var ko, inl keyOrder
 		for _, d := range docs {
 			checkFieldKeys(t, &ko, keys, lits, d)
+			checkFieldKeysInline(t, &inl, keys, lits, d)
 		}
 	})
 }
@@ -409,6 +412,51 @@ func checkFieldKeys(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d 
 	}
 }
 
+// checkFieldKeysInline is checkFieldKeys for the form of the decoder's
+// loops: fieldKey's fast path spelled out before its call, where the
+// closing brace learnt by the key order (closeKeyLit) is matched too.
+// (d is followed by 24 spaces: the fast path needs 24 bytes of input.)
+func checkFieldKeysInline(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d string) {
+	t.Helper()
+	d += strings.Repeat(" ", 24)
+	var want []uint8
+	ref := newJReader([]byte(d))
+	if ref.beginObject() {
+		first := true
+		for k, ok := ref.nextKey(&first); ok; k, ok = ref.nextKey(&first) {
+			f := uint8(0)
+			if i := slices.Index(keys, k); i >= 0 {
+				f = uint8(i + 1)
+			}
+			want = append(want, f)
+			ref.skip()
+		}
+	}
+	var got []uint8
+	fr := newJReader([]byte(d))
+	if fr.beginFields(ko) {
+		for {
+			var f uint8
+			if v := ko.expected(); len(fr.b)-fr.i >= 24 && matchKey(v, fr.b, fr.i) {
+				f = fr.takeKey(ko, v)
+			} else {
+				var ok bool
+				if f, ok = fr.fieldKey(ko, lits); !ok {
+					break
+				}
+			}
+			if f == uint8(len(keys)+1) { // the closing brace
+				break
+			}
+			got = append(got, f)
+			fr.skip()
+		}
+	}
+	if fmt.Sprint(ref.err) != fmt.Sprint(fr.err) || ref.i != fr.i || !slices.Equal(got, want) {
+		t.Fatalf("%s: inline fieldKey %v (%v at %d), nextKey %v (%v at %d)", d, got, fr.err, fr.i, want, ref.err, ref.i)
+	}
+}
+
 // TestFieldKeyPastKeyOrderLen: objects with more members than a keyOrder
 // remembers (keyOrderLen) read the same with fieldKey as with nextKey,
 // also when the keys past keyOrderLen are those of its first positions
@@ -431,7 +479,7 @@ func TestFieldKeyPastKeyOrderLen(t *testing.T) {
 		return b.String()
 	}
 	comma := func(int) string { return "," }
-	var ko keyOrder
+	var ko, inl keyOrder
 	for _, d := range []string{
 		obj(40, comma), obj(40, comma), obj(keyOrderLen, comma), obj(keyOrderLen+1, comma), obj(70, comma),
 		obj(40, func(j int) string { return map[bool]string{true: "", false: ","}[j == keyOrderLen] }),
@@ -440,6 +488,7 @@ func TestFieldKeyPastKeyOrderLen(t *testing.T) {
 		obj(40, comma),
 	} {
 		checkFieldKeys(t, &ko, keys, lits, d)
+		checkFieldKeysInline(t, &inl, keys, lits, d)
 	}
 }
 

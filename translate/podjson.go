@@ -409,12 +409,13 @@ const (
 	pfCudaVersion
 	pfSSH
 	pfGlobalNetworking
-	pfCount
+	pfCount // the closing brace (closeKeyLit)
 )
 
 var podKeyLits = func() keyTable {
-	t := make(keyTable, pfCount)
+	t := make(keyTable, pfCount+1)
 	t[0] = noKeyLit
+	t[pfCount] = closeKeyLit(pfCount)
 	for f, k := range map[uint8]string{
 		pfID: "id", pfName: "name", pfStatus: "status", pfImage: "image", pfArgs: "args",
 		pfDisk: "disk", pfMounts: "mounts", pfPorts: "ports", pfEnv: "env", pfRegistry: "registry",
@@ -515,6 +516,8 @@ func (r *jreader) pod(p *v2Pod) {
 			p.CreatedAt = r.str()
 		case pfStartedAt:
 			p.StartedAt = r.strOrNull()
+		case pfCount: // the closing brace, where the last pod had it
+			return
 		default:
 			r.skip()
 		}
@@ -531,11 +534,19 @@ func (r *jreader) mounts(m *v2Mounts) {
 		return
 	}
 	for {
-		f, ok := r.fieldKey(&r.mountKeys, mountsKeyLits)
-		if !ok {
-			return
+		// fieldKey, its fast path inline (see there).
+		var f uint8
+		if v := r.mountKeys.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+			f = r.takeKey(&r.mountKeys, v)
+		} else {
+			var ok bool
+			if f, ok = r.fieldKey(&r.mountKeys, mountsKeyLits); !ok {
+				return
+			}
 		}
 		switch f {
+		case 3: // the closing brace (closeKeyLit)
+			return
 		case 1: // persistent
 			m.Persistent = nil
 			if !r.null() {
@@ -544,6 +555,7 @@ func (r *jreader) mounts(m *v2Mounts) {
 					return
 				}
 				pko := &r.persistentKeys
+			persistent:
 				for {
 					var f2 uint8
 					if v := pko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
@@ -559,6 +571,8 @@ func (r *jreader) mounts(m *v2Mounts) {
 						m.Persistent.Size = r.integer()
 					case 2:
 						m.Persistent.Path = r.str()
+					case 3: // the closing brace (closeKeyLit)
+						break persistent
 					default:
 						r.skip()
 					}
@@ -633,6 +647,8 @@ func (r *jreader) gpu(g *v2PodGPU) {
 			g.ID = r.str()
 		case 2:
 			g.Count = r.integer()
+		case 3: // the closing brace (closeKeyLit)
+			return
 		default:
 			r.skip()
 		}
@@ -644,11 +660,19 @@ func (r *jreader) cpu(c *v2PodCPU) {
 		return
 	}
 	for {
-		f, ok := r.fieldKey(&r.cpuKeys, cpuKeyLits)
-		if !ok {
-			return
+		// fieldKey, its fast path inline (see there).
+		var f uint8
+		if v := r.cpuKeys.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
+			f = r.takeKey(&r.cpuKeys, v)
+		} else {
+			var ok bool
+			if f, ok = r.fieldKey(&r.cpuKeys, cpuKeyLits); !ok {
+				return
+			}
 		}
 		switch f {
+		case 4: // the closing brace (closeKeyLit)
+			return
 		case 1:
 			c.ID = r.str()
 		case 2:
@@ -678,6 +702,9 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 			}
 		}
 		if f != 1 { // only ports
+			if f == 6 { // the closing brace (closeKeyLit)
+				return
+			}
 			r.skip()
 			continue
 		}
@@ -694,6 +721,7 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 				return
 			}
 			pko := &r.portKeys
+		port:
 			for {
 				var f2 uint8
 				if v := pko.expected(); len(r.b)-r.i >= 24 && matchKey(v, r.b, r.i) {
@@ -711,6 +739,8 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 					p.Public = r.intOrNull()
 				case 3:
 					p.IP = r.strOrNull()
+				case 5: // the closing brace (closeKeyLit)
+					break port
 				default:
 					r.skip()
 				}
