@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// FuzzAppendInt: appendInt (0..99 inline) is strconv.AppendInt, after
-// whatever the buffer holds.
+// FuzzAppendInt: appendInt (0..99 inline, up to nine digits written in
+// place) is strconv.AppendInt, after whatever the buffer holds.
 func FuzzAppendInt(f *testing.F) {
-	for _, v := range []int{0, 1, 9, 10, 11, 42, 99, 100, 101, 999, 1000, 9999, 10000, 65535, 99999, 100000, -1, -9, -10, -99, -100, math.MaxInt, math.MinInt} {
+	for _, v := range []int{0, 1, 9, 10, 11, 42, 99, 100, 101, 999, 1000, 9999, 10000, 65535, 99999, 100000, 123456789, 999999999, 1000000000, 4294967295, -1, -9, -10, -99, -100, math.MaxInt, math.MinInt} {
 		f.Add(v)
 	}
 	f.Fuzz(func(t *testing.T, v int) {
