@@ -25,35 +25,37 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	n := len(b)
 	d := b[:n+len(s)+2]
+	// Both quotes first: the copies below end before the closing one.
 	d[n] = '"'
+	d[len(d)-1] = '"'
 	if len(s) < 8 {
 		// Short plain strings (words of args, ids, counts' names): one
 		// check of all their bytes at once.
 		if plainShortASCII(s) {
 			copy(d[n+1:], s)
-			d[n+1+len(s)] = '"'
 			return d
 		}
 		return appendJSONStringFrom(d[:n+1], s, 0)
 	}
 	// Plain ASCII (no quote, backslash or control character) is checked
-	// and copied eight bytes at a time (SWAR), the last eight overlapping
-	// the ones already written.
+	// and copied eight bytes at a time (SWAR): whole words, then the last
+	// eight bytes, overlapping the ones already written.
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
+	last := len(w) - 8
 	i := 0
-	for {
+	for ; i < last; i += 8 {
 		x := load64(w, i)
 		if !plainASCII8(x) {
-			break
+			return appendJSONStringFrom(d[:n+1+i], s, i)
 		}
 		store64(d, n+1+i, x)
-		if i += 8; i >= len(w) {
-			d[n+1+len(s)] = '"'
-			return d
-		}
-		i = min(i, len(w)-8)
 	}
-	return appendJSONStringFrom(d[:n+1+i], s, i)
+	x := load64(w, last)
+	if !plainASCII8(x) {
+		return appendJSONStringFrom(d[:n+1+i], s, i)
+	}
+	store64(d, n+1+last, x)
+	return d
 }
 
 // appendJSONStringFrom is appendJSONString from s[i:] on, b ending with
@@ -114,8 +116,9 @@ func appendJSONStringFrom(b []byte, s string, i int) []byte {
 }
 
 // store64 is binary.LittleEndian.PutUint64(b[i:], x) for an i that the
-// caller knows to leave eight bytes in b (i+8 <= len(b)), without
-// checking it again (load64's counterpart).
+// caller knows to leave eight bytes in b's capacity (i+8 <= cap(b); the
+// bytes past len(b) are for the caller to keep or not), without checking
+// it again (load64's counterpart).
 func store64(b []byte, i int, x uint64) {
 	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:], x)
 }
@@ -688,7 +691,7 @@ func appendArgRun(b []byte, s string, i int, lo, q uint64) ([]byte, int) {
 			sh := uint(i-(len(w)-8)) * 8 // 8..56
 			x = load64(w, len(w)-8)>>sh | (swarOnes*'a')<<(64-sh)
 		}
-		binary.LittleEndian.PutUint64(b[n:n+8], x)
+		store64(b, n, x) // within cap(b), checked by the loop
 		if m := argStops(x, lo, q); m != 0 {
 			k := bits.TrailingZeros64(m) >> 3
 			return b[:n+k], i + k
@@ -756,9 +759,9 @@ func appendPodArgsOnePass(w *jw, s string) (_ []byte, ok bool) {
 		// (most words are shorter) stored at once into the spare
 		// capacity of b, only the run kept.
 		if i+8 <= len(s) && cap(b)-len(b) >= 8 {
-			x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+			x := load64(unsafe.Slice(unsafe.StringData(s), len(s)), i)
 			n := len(b)
-			binary.LittleEndian.PutUint64(b[n:n+8], x)
+			store64(b, n, x) // within cap(b), checked above
 			m := argStops(x, argWordLo, '\'')
 			if m == 0 {
 				b = b[:n+8]
