@@ -377,13 +377,11 @@ func FuzzFieldKeyOrders(f *testing.F) {
 	})
 }
 
-// checkFieldKeys reads the members of the object d with fieldKey (and
-// the key orders ko) and with nextKey: the same fields, the same end,
-// the same error.
-func checkFieldKeys(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d string) {
-	t.Helper()
-	var want []uint8
-	ref := newJReader([]byte(d))
+// fieldsByNextKey reads the members of the object d with nextKey, the
+// reference for fieldKey: each member's field number (its index in keys
+// plus one, 0 for another key), and the reader where it stopped.
+func fieldsByNextKey(keys []string, d string) (want []uint8, ref *jreader) {
+	ref = newJReader([]byte(d))
 	if ref.beginObject() {
 		first := true
 		for k, ok := ref.nextKey(&first); ok; k, ok = ref.nextKey(&first) {
@@ -395,6 +393,15 @@ func checkFieldKeys(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d 
 			ref.skip()
 		}
 	}
+	return want, ref
+}
+
+// checkFieldKeys reads the members of the object d with fieldKey (and
+// the key orders ko) and with nextKey: the same fields, the same end,
+// the same error.
+func checkFieldKeys(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d string) {
+	t.Helper()
+	want, ref := fieldsByNextKey(keys, d)
 	var got []uint8
 	fr := newJReader([]byte(d))
 	if fr.beginFields(ko) {
@@ -419,19 +426,7 @@ func checkFieldKeys(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d 
 func checkFieldKeysInline(t *testing.T, ko *keyOrder, keys []string, lits keyTable, d string) {
 	t.Helper()
 	d += strings.Repeat(" ", 24)
-	var want []uint8
-	ref := newJReader([]byte(d))
-	if ref.beginObject() {
-		first := true
-		for k, ok := ref.nextKey(&first); ok; k, ok = ref.nextKey(&first) {
-			f := uint8(0)
-			if i := slices.Index(keys, k); i >= 0 {
-				f = uint8(i + 1)
-			}
-			want = append(want, f)
-			ref.skip()
-		}
-	}
+	want, ref := fieldsByNextKey(keys, d)
 	var got []uint8
 	fr := newJReader([]byte(d))
 	if fr.beginFields(ko) {
