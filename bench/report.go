@@ -488,7 +488,6 @@ func (r *Report) SVG() string {
 	return b.String()
 }
 
-// fmtDur formats a latency in ms or µs with 3 significant digits.
 // errorsSuffix is " (55 × status 503)" after an error count, or "".
 func errorsSuffix(kinds map[string]int) string {
 	if len(kinds) == 0 {
@@ -497,6 +496,7 @@ func errorsSuffix(kinds map[string]int) string {
 	return " (" + fmtErrorKinds(kinds) + ")"
 }
 
+// fmtDur formats a latency in ms or µs with 3 significant digits.
 func fmtDur(d time.Duration) string {
 	switch {
 	case d == 0:

@@ -522,3 +522,28 @@ func TestPodErrorNamesField(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyTablesEndWithTheirClosingBrace: the field numbers the decoder's
+// switches name for a closing brace (gpuClose, …, pfCount) are those of
+// the last entry of each table, closeKeyLit, one past its keys.
+func TestKeyTablesEndWithTheirClosingBrace(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		lits  keyTable
+		close uint8
+	}{
+		{"pod", podKeyLits, pfCount},
+		{"gpu", gpuKeyLits, gpuClose},
+		{"cpu", cpuKeyLits, cpuClose},
+		{"runtime", runtimeKeyLits, runtimeClose},
+		{"mounts", mountsKeyLits, mountsClose},
+		{"persistent", persistentKeyLits, persistentClose},
+		{"runtime port", rtPortKeyLits, rtPortClose},
+	} {
+		last := c.lits[len(c.lits)-1]
+		if f := keyWordsTab.w[last.v[0]].f; last.s != "}" || f != c.close || int(c.close) != len(c.lits)-1 {
+			t.Errorf("%s: last entry %q with field %d in a table of %d; the decoder names its closing brace %d",
+				c.name, last.s, f, len(c.lits), c.close)
+		}
+	}
+}

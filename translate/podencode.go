@@ -478,13 +478,17 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = append(b, `,"ports":`...)
 	b = append(b, rawOr(p.Ports, jsonEmptyArray)...)
 	// One literal a value: a variable ds would be copied by memmove.
-	switch desiredStatus(p.Status) {
+	switch ds := desiredStatus(p.Status); ds {
+	case "":
 	case "RUNNING":
 		b = appendLit(b, `,"desiredStatus":"RUNNING"`)
 	case "EXITED":
 		b = appendLit(b, `,"desiredStatus":"EXITED"`)
 	case "TERMINATED":
 		b = appendLit(b, `,"desiredStatus":"TERMINATED"`)
+	default: // a value desiredStatus may add later, never dropped here
+		b = append(b, `,"desiredStatus":`...)
+		b = appendJSONString(b, ds)
 	}
 	if p.Locked {
 		b = append(b, `,"locked":true`...)

@@ -545,7 +545,7 @@ func (r *jreader) mounts(m *v2Mounts) {
 			}
 		}
 		switch f {
-		case 3: // the closing brace (closeKeyLit)
+		case mountsClose: // the closing brace (closeKeyLit)
 			return
 		case 1: // persistent
 			m.Persistent = nil
@@ -571,7 +571,7 @@ func (r *jreader) mounts(m *v2Mounts) {
 						m.Persistent.Size = r.integer()
 					case 2:
 						m.Persistent.Path = r.str()
-					case 3: // the closing brace (closeKeyLit)
+					case persistentClose: // the closing brace (closeKeyLit)
 						break persistent
 					default:
 						r.skip()
@@ -626,6 +626,19 @@ var (
 	rtPortKeyLits     = keyLits("private", "public", "ip", "type")
 )
 
+// The field number of each table's closing brace (closeKeyLit: one past
+// its keys), named in the loops' switches so that a key added to a table
+// cannot silently take the number the brace had;
+// TestKeyTablesEndWithTheirClosingBrace checks them against the tables.
+const (
+	gpuClose        = 3
+	cpuClose        = 4
+	runtimeClose    = 6
+	mountsClose     = 3
+	persistentClose = 3
+	rtPortClose     = 5
+)
+
 func (r *jreader) gpu(g *v2PodGPU) {
 	if !r.beginFields(&r.gpuKeys) {
 		return
@@ -647,7 +660,7 @@ func (r *jreader) gpu(g *v2PodGPU) {
 			g.ID = r.str()
 		case 2:
 			g.Count = r.integer()
-		case 3: // the closing brace (closeKeyLit)
+		case gpuClose: // the closing brace (closeKeyLit)
 			return
 		default:
 			r.skip()
@@ -671,7 +684,7 @@ func (r *jreader) cpu(c *v2PodCPU) {
 			}
 		}
 		switch f {
-		case 4: // the closing brace (closeKeyLit)
+		case cpuClose: // the closing brace (closeKeyLit)
 			return
 		case 1:
 			c.ID = r.str()
@@ -702,7 +715,7 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 			}
 		}
 		if f != 1 { // only ports
-			if f == 6 { // the closing brace (closeKeyLit)
+			if f == runtimeClose { // the closing brace (closeKeyLit)
 				return
 			}
 			r.skip()
@@ -739,7 +752,7 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 					p.Public = r.intOrNull()
 				case 3:
 					p.IP = r.strOrNull()
-				case 5: // the closing brace (closeKeyLit)
+				case rtPortClose: // the closing brace (closeKeyLit)
 					break port
 				default:
 					r.skip()
