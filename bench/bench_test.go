@@ -83,6 +83,9 @@ func TestMiniRun(t *testing.T) {
 		if len(c.LimiterCalls) != 1 || c.LimiterCalls[0] < 0.9 || c.LimiterCalls[0] > 1.2 {
 			t.Errorf("limiter Redis calls per request %v, want ~1", c.LimiterCalls)
 		}
+		if len(c.Scripts) != 1 || c.Scripts[0] != 1 {
+			t.Errorf("scripts Redis ran per decision %v, want exactly 1", c.Scripts)
+		}
 		if len(c.RoundTrips) != 1 || c.RoundTrips[0] <= 0 || c.RoundTrips[0] > 1.2 {
 			t.Errorf("limiter round trips per request %v, want one figure in (0, 1]", c.RoundTrips)
 		}

@@ -172,13 +172,20 @@ func (r *Report) Targets() []TargetResult {
 			continue
 		}
 		anyRedis = true
-		lim := median(c.LimiterCalls)
+		// Scripts Redis ran per decision, counted idle to idle: exactly
+		// one each. Runs before they were counted give the gateway's own
+		// count of commands, which includes each new pooled connection's
+		// set-up, from a count taken under load.
+		lim, what, tol := median(c.LimiterCalls), " commands", 0.01
+		if len(c.Scripts) > 0 {
+			lim, what, tol = median(c.Scripts), " scripts", 0.001
+		}
 		trips := ""
 		if len(c.RoundTrips) > 0 {
 			trips = fmt.Sprintf(" in %.2f round trips", median(c.RoundTrips))
 		}
-		rt = append(rt, fmt.Sprintf("%s %.3f%s", c.ID, lim, trips))
-		if math.Abs(lim-1) > 0.01 || (len(c.RoundTrips) > 0 && median(c.RoundTrips) > 1.01) {
+		rt = append(rt, fmt.Sprintf("%s %.3f%s%s", c.ID, lim, what, trips))
+		if math.Abs(lim-1) > tol || (len(c.RoundTrips) > 0 && median(c.RoundTrips) > 1.01) {
 			oneTrip = false
 		}
 		if m := r.find(strings.TrimSuffix(c.ID, "-redis")); m != nil {
@@ -192,7 +199,7 @@ func (r *Report) Targets() []TargetResult {
 		}
 	}
 	if anyRedis {
-		out = append(out, TargetResult{"Redis limiter: one Redis command and at most one round trip per request (limiter commands / request, in round trips / request: concurrent decisions share one)", strings.Join(rt, "; "), oneTrip, true})
+		out = append(out, TargetResult{"Redis limiter: one Redis command and at most one round trip per request (rate-limit scripts Redis ran / decision, in round trips / decision: concurrent decisions share one)", strings.Join(rt, "; "), oneTrip, true})
 		out = append(out, TargetResult{"Redis limiter costs ≤ 15% throughput (vs the in-memory limiter)", strings.Join(costs, "; "), worstCost <= 0.15, len(costs) > 0})
 	} else {
 		out = append(out, TargetResult{Name: "Redis limiter: one round trip, ≤ 15% throughput"})

@@ -200,6 +200,10 @@ type CaseResult struct {
 	RedisCmds    []float64 `json:"redisCmdsPerReq,omitempty"`  // per max-throughput run: Redis server commands / requests
 	LimiterCalls []float64 `json:"limiterCallsPerReq,omitempty"`
 	RoundTrips   []float64 `json:"limiterRoundTripsPerReq,omitempty"`
+	// Per max-throughput run: scripts Redis ran (EVALSHA) per
+	// rate-limit decision, counted from before the load to after it, both
+	// idle, so that no decision is in flight at either count.
+	Scripts []float64 `json:"limiterScriptsPerDecision,omitempty"`
 
 	GoBench *GoBench `json:"goBench,omitempty"`
 
@@ -487,7 +491,7 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 	// per rate-limit decision in between.
 	redisCounts := rate == 0 && cr.Server == srvGatewayRedis
 	type snap struct {
-		cmds                  int64
+		cmds, scripts         int64
 		calls, trips, decided float64
 		err                   error
 	}
@@ -495,10 +499,23 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 		if sn.cmds, sn.err = e.redisCommands(ctx); sn.err == nil {
 			sn.calls, sn.trips, sn.decided, sn.err = s.limiterCalls()
 		}
+		if sn.err == nil {
+			sn.scripts, sn.err = e.redisScripts(ctx)
+		}
 		return sn
 	}
+	// Before the load, idle: the scripts Redis has run and the decisions
+	// made (none yet, but for a metric read as it comes).
+	var idleScripts int64
+	var idleDecided float64
 	var first chan snap
 	if redisCounts {
+		if idleScripts, err = e.redisScripts(ctx); err != nil {
+			return err
+		}
+		if idleDecided, err = s.metricSum("v1gw_limiter_decisions_total"); err != nil && !errors.Is(err, errNoSample) {
+			return err
+		}
 		first = make(chan snap, 1)
 		go func() {
 			time.Sleep(l.Warmup)
@@ -534,6 +551,9 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 			cr.RedisCmds = append(cr.RedisCmds, float64(b.cmds-a.cmds-1)/n)
 			cr.LimiterCalls = append(cr.LimiterCalls, (b.calls-a.calls)/n)
 			cr.RoundTrips = append(cr.RoundTrips, (b.trips-a.trips)/n)
+		}
+		if n := b.decided - idleDecided; n > 0 {
+			cr.Scripts = append(cr.Scripts, float64(b.scripts-idleScripts)/n)
 		}
 	}
 	if s.p != nil {

@@ -3,6 +3,7 @@ package bench
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -130,6 +131,35 @@ func (e *env) redisCommands(ctx context.Context) (int64, error) {
 	return 0, fmt.Errorf("no total_commands_processed in INFO stats")
 }
 
+// redisScripts is the Redis server's count of EVALSHA calls (INFO
+// commandstats): the rate-limit scripts it ran, whatever else the
+// gateway's connections sent (a new pooled connection's HELLO, SELECT and
+// CLIENT SETNAME; the usage report's writes, which are EVALs). A limiter
+// EVAL after NOSCRIPT is not counted: the benchmark's Redis never loses
+// its scripts.
+func (e *env) redisScripts(ctx context.Context) (int64, error) {
+	s, err := e.redis.Info(ctx, "commandstats").Result()
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	sc := bufio.NewScanner(strings.NewReader(s))
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		rest, ok := strings.CutPrefix(line, "cmdstat_evalsha:calls=")
+		if !ok {
+			continue
+		}
+		v, _, _ := strings.Cut(rest, ",")
+		c, err := strconv.ParseInt(v, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("INFO commandstats: %q: %v", line, err)
+		}
+		n += c
+	}
+	return n, sc.Err()
+}
+
 func (e *env) close() {
 	if e.redis != nil {
 		_ = e.redis.Close()
@@ -221,6 +251,10 @@ func (s *server) limiterCalls() (calls, trips, decisions float64, err error) {
 	return calls, trips, decisions, err
 }
 
+// errNoSample: a metric has no sample yet (a counter before its first
+// count).
+var errNoSample = errors.New("no sample")
+
 // metricSum sums the samples of one metric on the gateway's /metrics.
 func (s *server) metricSum(name string) (float64, error) {
 	resp, err := http.Get(s.admin + "/metrics")
@@ -248,7 +282,7 @@ func (s *server) metricSum(name string) (float64, error) {
 		}
 	}
 	if !found {
-		return 0, fmt.Errorf("no %s on %s/metrics", name, s.admin)
+		return 0, fmt.Errorf("%w: %s on %s/metrics", errNoSample, name, s.admin)
 	}
 	return total, sc.Err()
 }
