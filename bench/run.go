@@ -491,16 +491,13 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 	// per rate-limit decision in between.
 	redisCounts := rate == 0 && cr.Server == srvGatewayRedis
 	type snap struct {
-		cmds, scripts         int64
+		cmds                  int64
 		calls, trips, decided float64
 		err                   error
 	}
 	take := func() (sn snap) {
 		if sn.cmds, sn.err = e.redisCommands(ctx); sn.err == nil {
 			sn.calls, sn.trips, sn.decided, sn.err = s.limiterCalls()
-		}
-		if sn.err == nil {
-			sn.scripts, sn.err = e.redisScripts(ctx)
 		}
 		return sn
 	}
@@ -552,8 +549,12 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 			cr.LimiterCalls = append(cr.LimiterCalls, (b.calls-a.calls)/n)
 			cr.RoundTrips = append(cr.RoundTrips, (b.trips-a.trips)/n)
 		}
+		scripts, err := e.redisScripts(ctx)
+		if err != nil {
+			return err
+		}
 		if n := b.decided - idleDecided; n > 0 {
-			cr.Scripts = append(cr.Scripts, float64(b.scripts-idleScripts)/n)
+			cr.Scripts = append(cr.Scripts, float64(scripts-idleScripts)/n)
 		}
 	}
 	if s.p != nil {
