@@ -501,8 +501,9 @@ func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rat
 		}
 		return sn
 	}
-	// Before the load, idle: the scripts Redis has run and the decisions
-	// made (none yet, but for a metric read as it comes).
+	// Before the load, idle: the scripts Redis has run (for earlier
+	// servers) and this gateway's decisions (none yet: its counter may have
+	// no sample).
 	var idleScripts int64
 	var idleDecided float64
 	var first chan snap

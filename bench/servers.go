@@ -118,46 +118,44 @@ func (e *env) startRedis(ctx context.Context) error {
 
 // redisCommands is the Redis server's count of commands processed.
 func (e *env) redisCommands(ctx context.Context) (int64, error) {
-	s, err := e.redis.Info(ctx, "stats").Result()
-	if err != nil {
-		return 0, err
+	n, found, err := e.redisInfoInt(ctx, "stats", "total_commands_processed:")
+	if err == nil && !found {
+		err = fmt.Errorf("no total_commands_processed in INFO stats")
 	}
-	sc := bufio.NewScanner(strings.NewReader(s))
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(sc.Text()), "total_commands_processed:"); ok {
-			return strconv.ParseInt(v, 10, 64)
-		}
-	}
-	return 0, fmt.Errorf("no total_commands_processed in INFO stats")
+	return n, err
 }
 
 // redisScripts is the Redis server's count of EVALSHA calls (INFO
-// commandstats): the rate-limit scripts it ran, whatever else the
-// gateway's connections sent (a new pooled connection's HELLO, SELECT and
-// CLIENT SETNAME; the usage report's writes, which are EVALs). A limiter
-// EVAL after NOSCRIPT is not counted: the benchmark's Redis never loses
-// its scripts.
+// commandstats; no line before the first): the rate-limit scripts it ran,
+// whatever else the gateway's connections sent (a new pooled connection's
+// HELLO, SELECT and CLIENT SETNAME; the usage report's writes, which are
+// EVALs). A limiter EVAL after NOSCRIPT is not counted: the benchmark's
+// Redis never loses its scripts.
 func (e *env) redisScripts(ctx context.Context) (int64, error) {
-	s, err := e.redis.Info(ctx, "commandstats").Result()
+	n, _, err := e.redisInfoInt(ctx, "commandstats", "cmdstat_evalsha:calls=")
+	return n, err
+}
+
+// redisInfoInt reads the integer after prefix (up to a comma, if any) in
+// one section of the Redis server's INFO, and whether the line was there.
+func (e *env) redisInfoInt(ctx context.Context, section, prefix string) (n int64, found bool, err error) {
+	s, err := e.redis.Info(ctx, section).Result()
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	var n int64
 	sc := bufio.NewScanner(strings.NewReader(s))
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
-		rest, ok := strings.CutPrefix(line, "cmdstat_evalsha:calls=")
-		if !ok {
-			continue
+		if rest, ok := strings.CutPrefix(line, prefix); ok {
+			v, _, _ := strings.Cut(rest, ",")
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				return 0, true, fmt.Errorf("INFO %s: %q: %v", section, line, err)
+			}
+			return n, true, nil
 		}
-		v, _, _ := strings.Cut(rest, ",")
-		c, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("INFO commandstats: %q: %v", line, err)
-		}
-		n += c
 	}
-	return n, sc.Err()
+	return 0, false, sc.Err()
 }
 
 func (e *env) close() {
