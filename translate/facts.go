@@ -137,6 +137,9 @@ func podFacts(ctx context.Context, req *Request, p *v2Pod) *v2Pod {
 type podListEnd struct {
 	id  string
 	end int
+	// idEnd is where the id ends in the id bytes of a streamed list's
+	// window, until nameWindowIDs names it (writePodStream).
+	idEnd int
 }
 
 // insertPodTemplates adds "templateId" to the pods of a streamed v1 list

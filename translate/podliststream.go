@@ -5,7 +5,6 @@ import (
 	"io"
 	"net/http"
 	"sync"
-	"unsafe"
 )
 
 // GET /v1/pods as a stream (issue 16): the v2 answer is read pod by pod and
@@ -149,7 +148,7 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 	s.initReader(prefix, src)
 	s.r.podStorage = sc.store
 	ends := sc.ends[:0]
-	ids := sc.ids[:0] // the bytes of the ids in ends
+	ids := sc.ids[:0] // the bytes of the ids of the window's ends
 	out := append(sc.takeOut(), '[')
 	defer func() {
 		sc.store, sc.ends, sc.ids = s.r.podStorage, ends, ids
@@ -164,6 +163,7 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 	// flush ends a window: its templates, then the held answer is sent
 	// once long enough (or at the end).
 	flush := func(final bool) {
+		nameWindowIDs(ends, ids)
 		out = insertPodTemplates(ctx, req, out, ends, &sc.keys, &sc.spare)
 		ends, ids, window = ends[:0], ids[:0], 0
 		if final || len(out) >= listCommitBytes {
@@ -195,11 +195,10 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 		out = appendV1PodOf(out, &p)
 		if p.Template == "" && req.Facts != nil {
 			// The id shares the window, which the next pod overwrites: it
-			// is copied into ids, which serves one window (the store
-			// keeps none of the ids it is asked about).
+			// is copied into ids, which serves one window, and named when
+			// the window ends (nameWindowIDs).
 			ids = append(ids, p.ID...)
-			id := ids[len(ids)-len(p.ID):]
-			ends = append(ends, podListEnd{id: unsafe.String(unsafe.SliceData(id), len(id)), end: len(out) - 1})
+			ends = append(ends, podListEnd{end: len(out) - 1, idEnd: len(ids)})
 		}
 		n++
 		window++
@@ -229,6 +228,22 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 	// before each pod's closing brace.
 	flush(true)
 	return nil
+}
+
+// nameWindowIDs gives the pods of a window (ends) their ids: substrings
+// of one copy of the window's id bytes, ids, where each ends at its
+// idEnd. One copy a window rather than one a pod; the store keeps none of
+// the ids it is asked about.
+func nameWindowIDs(ends []podListEnd, ids []byte) {
+	if len(ends) == 0 {
+		return
+	}
+	all := string(ids)
+	start := 0
+	for i := range ends {
+		ends[i].id = all[start:ends[i].idEnd]
+		start = ends[i].idEnd
+	}
 }
 
 // listScratch is the working storage of one streamed list

@@ -531,7 +531,7 @@ func TestListScratchBuffers(t *testing.T) {
 func TestInsertPodTemplatesSpare(t *testing.T) {
 	req := &Request{Facts: newFakeFacts(FactPod, "p1", "tpl1", FactPod, "p3", "tpl3")}
 	list := `[{"id":"p1"},{"id":"p2"},{"id":"p3"}]`
-	ends := []podListEnd{{"p1", 11}, {"p2", 23}, {"p3", 35}}
+	ends := []podListEnd{{id: "p1", end: 11}, {id: "p2", end: 23}, {id: "p3", end: 35}}
 	want := `[{"id":"p1","templateId":"tpl1"},{"id":"p2"},{"id":"p3","templateId":"tpl3"}]`
 	for _, spareCap := range []int{0, 8, 4096} {
 		b := append(make([]byte, 0, 64), list...)
