@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // #1 GET /openapi.json and #2 GET /docs (P10): the gateway's own v1 document
@@ -229,7 +231,7 @@ func bounds(lo, hi *float64) string {
 	}
 }
 
-func ftoa(f float64) string { return string(appendJSONFloat(nil, f)) }
+func ftoa(f float64) string { return string(podjson.AppendFloat(nil, f)) }
 func itoa(n int) string     { return ftoa(float64(n)) }
 
 var docsTemplate = template.Must(template.New("docs").Funcs(template.FuncMap{

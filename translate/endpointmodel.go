@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // This file holds the serverless endpoint data model: the v2 Endpoint as
@@ -15,17 +17,17 @@ import (
 
 // v2Endpoint is the part of a v2 Endpoint the gateway reads.
 type v2Endpoint struct {
-	ID       string          `json:"id"`
-	Name     string          `json:"name"`
-	Type     string          `json:"type"` // QUEUE, LOAD_BALANCER
-	Image    string          `json:"image"`
-	Args     string          `json:"args"`
-	Disk     int             `json:"disk"`
-	Ports    json.RawMessage `json:"ports"`
-	Env      json.RawMessage `json:"env"`
-	Registry *string         `json:"registry"`
-	GPU      *v2EndpointGPU  `json:"gpu"`
-	CPU      []v2PodCPU      `json:"cpu"`
+	ID       string             `json:"id"`
+	Name     string             `json:"name"`
+	Type     string             `json:"type"` // QUEUE, LOAD_BALANCER
+	Image    string             `json:"image"`
+	Args     string             `json:"args"`
+	Disk     int                `json:"disk"`
+	Ports    json.RawMessage    `json:"ports"`
+	Env      json.RawMessage    `json:"env"`
+	Registry *string            `json:"registry"`
+	GPU      *v2EndpointGPU     `json:"gpu"`
+	CPU      []podjson.V2PodCPU `json:"cpu"`
 	Workers  struct {
 		Min         int  `json:"min"`
 		Max         int  `json:"max"`
@@ -197,7 +199,7 @@ func endpointTemplateView(e *v2Endpoint) *v1Template {
 	t := &v1Template{
 		ImageName:         e.Image,
 		ContainerDiskInGb: e.Disk,
-		DockerStartCmd:    splitPodArgs(e.Args),
+		DockerStartCmd:    podjson.SplitPodArgs(e.Args),
 		Env:               rawOr(e.Env, jsonEmptyObject),
 		Ports:             rawOr(e.Ports, jsonEmptyArray),
 		IsServerless:      true,

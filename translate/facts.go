@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // The fact store (P8, docs/design.md: "what v2 forgets, the gateway
@@ -101,7 +103,7 @@ func forgetFact(ctx context.Context, req *Request, kind, id string) {
 
 // fillPodTemplates sets Template on the pods v2 gave none, from the store
 // (one lookup for all of them).
-func fillPodTemplates(ctx context.Context, req *Request, pods []*v2Pod) {
+func fillPodTemplates(ctx context.Context, req *Request, pods []*podjson.V2Pod) {
 	if req.Facts == nil {
 		return
 	}
@@ -125,9 +127,9 @@ func fillPodTemplates(ctx context.Context, req *Request, pods []*v2Pod) {
 }
 
 // podFacts fills the template of one pod v2 answered (get, update, action).
-func podFacts(ctx context.Context, req *Request, p *v2Pod) *v2Pod {
+func podFacts(ctx context.Context, req *Request, p *podjson.V2Pod) *podjson.V2Pod {
 	if p != nil {
-		fillPodTemplates(ctx, req, []*v2Pod{p})
+		fillPodTemplates(ctx, req, []*podjson.V2Pod{p})
 	}
 	return p
 }
@@ -143,13 +145,13 @@ type podListEnd struct {
 }
 
 // insertPodTemplates adds "templateId" to the pods of a streamed v1 list
-// (b, built in a getAnswerBuf buffer) that v2 gave no template and the
+// (b, built in a podjson.GetAnswerBuf buffer) that v2 gave no template and the
 // store knows. It is a post-pass after the streaming encoder, so that the
 // encoder stays as it is.
 // keys, when not nil, is a buffer for the ids the store is asked about,
 // reused from one call to the next. spare, when not nil, is the buffer to
 // build the answer in, which then receives b (they swap); otherwise the
-// answer is built in a getAnswerBuf buffer and b goes back to the pool.
+// answer is built in a podjson.GetAnswerBuf buffer and b goes back to the pool.
 func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podListEnd, keys *[]string, spare *[]byte) []byte {
 	if req.Facts == nil || len(ends) == 0 {
 		return b
@@ -175,7 +177,7 @@ func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podL
 			out = make([]byte, 0, n)
 		}
 	} else {
-		out = getAnswerBuf(len(b) + 48*len(known))
+		out = podjson.GetAnswerBuf(len(b) + 48*len(known))
 	}
 	prev := 0
 	for _, e := range ends {
@@ -185,14 +187,14 @@ func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podL
 		}
 		out = append(out, b[prev:e.end]...)
 		out = append(out, `,"templateId":`...)
-		out = appendJSONString(out, f.TemplateID)
+		out = podjson.AppendString(out, f.TemplateID)
 		prev = e.end
 	}
 	out = append(out, b[prev:]...)
 	if spare != nil {
 		*spare = b[:0]
 	} else {
-		putAnswerBuf(b)
+		podjson.PutAnswerBuf(b)
 	}
 	return out
 }

@@ -3,6 +3,8 @@ package translate
 import (
 	"encoding/json"
 	"reflect"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // Declarations of the v1 objects the gateway reads and writes, for its own
@@ -191,7 +193,7 @@ type docRegistryCreateInput struct {
 // of the v1 fields the gateway never returns.
 
 var (
-	v1PodType      = reflect.TypeFor[v1Pod]()
+	v1PodType      = reflect.TypeFor[podjson.V1Pod]()
 	v1WorkerType   = reflect.TypeFor[v1Worker]()
 	v1EndpointType = reflect.TypeFor[v1Endpoint]()
 	v1TemplateType = reflect.TypeFor[v1Template]()

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // This file holds the small OpenAPI 3.0 model the gateway's own v1 document
@@ -160,8 +162,8 @@ type schemaGen struct {
 func newSchemaGen() *schemaGen {
 	return &schemaGen{
 		byType: map[reflect.Type]func() *oaSchema{
-			reflect.TypeFor[nullableString](): func() *oaSchema { return &oaSchema{Type: "string", Nullable: true} },
-			reflect.TypeFor[v1PortMappings](): func() *oaSchema {
+			reflect.TypeFor[podjson.NullableString](): func() *oaSchema { return &oaSchema{Type: "string", Nullable: true} },
+			reflect.TypeFor[podjson.V1PortMappings](): func() *oaSchema {
 				return &oaSchema{Type: "object", AdditionalProperties: &oaSchema{Type: "integer"}, Example: json.RawMessage(`{"22":10341}`)}
 			},
 		},

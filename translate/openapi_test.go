@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"github.com/v1gateway/v1gateway/internal/speccheck"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // The gateway's own v1 OpenAPI document (P10): generated from the operation
@@ -290,14 +292,14 @@ func TestOpenAPIDescribesTheGatewaysAnswers(t *testing.T) {
 		}
 	}
 	// Pods: every shape R-Pod produces.
-	full := v1PodFrom(mustDecodePod(t, pod("p1")))
-	full.Machine = &v1PodMachine{GpuTypeID: "NVIDIA A40", DataCenterID: "US-TX-3", SecureCloud: ptrTo(true), GpuType: &v1MachineGPU{ID: "NVIDIA A40"}}
-	full.NetworkVolume = &v1PodNetworkVol{ID: "v", Name: "n", Size: 10, DataCenterID: "EU-RO-1"}
-	full.Template = &v1PodTemplateView{ID: "t", Name: "t", ImageName: "i", Env: jsonEmptyObject, Ports: jsonEmptyArray}
-	cpu := v1PodFrom(mustDecodePod(t, pod("p2", cpuPod)))
+	full := podjson.V1PodFrom(mustDecodePod(t, pod("p1")))
+	full.Machine = &podjson.V1PodMachine{GpuTypeID: "NVIDIA A40", DataCenterID: "US-TX-3", SecureCloud: ptrTo(true), GpuType: &podjson.V1MachineGPU{ID: "NVIDIA A40"}}
+	full.NetworkVolume = &podjson.V1PodNetworkVolume{ID: "v", Name: "n", Size: 10, DataCenterID: "EU-RO-1"}
+	full.Template = &podjson.V1PodTemplateView{ID: "t", Name: "t", ImageName: "i", Env: jsonEmptyObject, Ports: jsonEmptyArray}
+	cpu := podjson.V1PodFrom(mustDecodePod(t, pod("p2", cpuPod)))
 	check("GET", "/v1/pods/p1", 200, podAnswer(200, &full).Body)
 	check("POST", "/v1/pods", 201, podAnswer(201, &cpu).Body)
-	check("GET", "/v1/pods", 200, appendV1Pods(nil, []v1Pod{full, cpu}))
+	check("GET", "/v1/pods", 200, podjson.AppendV1Pods(nil, []podjson.V1Pod{full, cpu}))
 	check("GET", "/v1/pods", 200, mustJSON(t, []v1Worker{{ID: "w", DesiredStatus: "RUNNING", EndpointID: "e", AiAPIID: "e", SlsVersion: ptrTo(3)}}))
 	check("POST", "/v1/pods/p1/start", 200, podAnswer(200, &full).Body)
 
@@ -361,9 +363,9 @@ func TestOpenAPIDescribesTheGatewaysAnswers(t *testing.T) {
 	}
 }
 
-func mustDecodePod(t *testing.T, s string) *v2Pod {
+func mustDecodePod(t *testing.T, s string) *podjson.V2Pod {
 	t.Helper()
-	p, err := decodePod([]byte(s))
+	p, err := podjson.DecodePod([]byte(s))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // A v1 operation is performed by its plan: a function that turns the v1
@@ -91,6 +93,12 @@ type Result struct {
 	// connection so that the truncated body cannot pass for a whole one.
 	Stream func(w io.Writer) *Result
 }
+
+// ReleaseBody gives back the Body of a Result once it has been written and
+// is no longer used, so that its buffer serves another answer: pod answers
+// are built in pooled buffers (podjson.PooledBody). Bodies that were not
+// built in a pooled buffer are ignored.
+func ReleaseBody(b []byte) { podjson.ReleaseBody(b) }
 
 // PlanFunc performs a v1 operation.
 type PlanFunc func(ctx context.Context, req *Request, c Caller) *Result

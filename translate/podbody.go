@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // This file reads v1 pod request bodies (PodCreateInput, PodUpdateInput)
@@ -118,8 +120,8 @@ func parseBodyObject(body []byte, schema string) (*bodyFields, string) {
 		}
 		return nil, "request body must be a JSON object (" + schema + ")"
 	}
-	if msg := checkJSONInput(trimmed); msg != "" {
-		return nil, msg
+	if err := podjson.CheckJSON(trimmed); err != nil {
+		return nil, err.Error()
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(trimmed, &obj); err != nil {
@@ -622,7 +624,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 		in.untrans = append(in.untrans, untranslatable{"dockerEntrypoint", "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok && len(cmd) > 0 {
-		a := JoinArgs(cmd)
+		a := podjson.JoinArgs(cmd)
 		in.args = &a
 	}
 	b.dockerArgs(&in.args)
@@ -735,7 +737,7 @@ type v2CreatePodBody struct {
 	DataCenterIDs    []string          `json:"dataCenterIds,omitempty"`
 	GPU              *v2CreateGPU      `json:"gpu,omitempty"`
 	CPU              *v2CreateCPU      `json:"cpu,omitempty"`
-	Mounts           *v2Mounts         `json:"mounts,omitempty"`
+	Mounts           *podjson.V2Mounts `json:"mounts,omitempty"`
 	GlobalNetworking *bool             `json:"globalNetworking,omitempty"`
 	StartSSH         bool              `json:"startSsh"`
 	TemplateID       string            `json:"templateId,omitempty"`
@@ -804,26 +806,16 @@ type podUpdate struct {
 
 // v2UpdatePodBody is v2 UpdatePodRequest (unevaluatedProperties: false).
 type v2UpdatePodBody struct {
-	Name             *string            `json:"name,omitempty"`
-	Image            *string            `json:"image,omitempty"`
-	Args             *string            `json:"args,omitempty"`
-	Disk             *int               `json:"disk,omitempty"`
-	Env              *map[string]string `json:"env,omitempty"`
-	Ports            *[]string          `json:"ports,omitempty"`
-	Registry         *nullableString    `json:"registry,omitempty"`
-	Mounts           *v2Mounts          `json:"mounts,omitempty"`
-	Locked           *bool              `json:"locked,omitempty"`
-	GlobalNetworking *bool              `json:"globalNetworking,omitempty"`
-}
-
-// nullableString encodes "" as null (v2: "set registry to null" to clear).
-type nullableString string
-
-func (s nullableString) MarshalJSON() ([]byte, error) {
-	if s == "" {
-		return []byte("null"), nil
-	}
-	return json.Marshal(string(s))
+	Name             *string                 `json:"name,omitempty"`
+	Image            *string                 `json:"image,omitempty"`
+	Args             *string                 `json:"args,omitempty"`
+	Disk             *int                    `json:"disk,omitempty"`
+	Env              *map[string]string      `json:"env,omitempty"`
+	Ports            *[]string               `json:"ports,omitempty"`
+	Registry         *podjson.NullableString `json:"registry,omitempty"`
+	Mounts           *podjson.V2Mounts       `json:"mounts,omitempty"`
+	Locked           *bool                   `json:"locked,omitempty"`
+	GlobalNetworking *bool                   `json:"globalNetworking,omitempty"`
 }
 
 // parsePodUpdate validates a v1 PodUpdateInput. No v1 default is ever
@@ -851,7 +843,7 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 	}
 	if s, ok := b.str("containerRegistryAuthId"); ok || b.isNull("containerRegistryAuthId") {
 		// "" is "not set" (unchanged); null removes the credential.
-		ns := nullableString(s)
+		ns := podjson.NullableString(s)
 		u.body.Registry = &ns
 		u.fields++
 	}
@@ -859,7 +851,7 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.untrans = append(u.untrans, untranslatable{"dockerEntrypoint", "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok {
-		a := JoinArgs(cmd) // [] → "" clears (H-args)
+		a := podjson.JoinArgs(cmd) // [] → "" clears (H-args)
 		u.body.Args = &a
 		u.fields++
 	}
@@ -907,7 +899,7 @@ func (u *podUpdate) needsPod() bool { return u.volumeInGb != nil || u.mountPath 
 
 // applyMounts fills body.mounts from the current pod (H-mount-patch), or
 // returns the 400 message when v2 cannot do what was asked.
-func (u *podUpdate) applyMounts(cur *v2Pod) string {
+func (u *podUpdate) applyMounts(cur *podjson.V2Pod) string {
 	if !u.needsPod() {
 		return ""
 	}
@@ -923,14 +915,14 @@ func (u *podUpdate) applyMounts(cur *v2Pod) string {
 		if u.mountPath != "" {
 			pm.Path = u.mountPath
 		}
-		u.body.Mounts = &v2Mounts{Persistent: &pm}
+		u.body.Mounts = &podjson.V2Mounts{Persistent: &pm}
 	case len(cur.Mounts.Network) > 0:
 		if u.volumeInGb != nil {
 			return "volumeInGb: the pod has a network volume, not a pod volume; v2 fixes a pod's mount kind at create time (resize the network volume with PATCH /networkvolumes/{id})"
 		}
 		nm := cur.Mounts.Network[0]
 		nm.Path = u.mountPath
-		u.body.Mounts = &v2Mounts{Network: []v2NetworkMount{nm}}
+		u.body.Mounts = &podjson.V2Mounts{Network: []podjson.V2NetworkMount{nm}}
 	default:
 		f := "volumeMountPath"
 		if u.volumeInGb != nil {

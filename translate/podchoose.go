@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // A pod created without gpuTypeIds or cpuFlavorIds (P3, issue 14 item 1):
@@ -188,7 +190,7 @@ func (cr *podCreator) noneAvailable() string {
 
 // warnChosen names the type the gateway chose for p (gpu_type_chosen,
 // cpu_flavor_chosen).
-func (cr *podCreator) warnChosen(p *v2Pod) {
+func (cr *podCreator) warnChosen(p *podjson.V2Pod) {
 	in := cr.in
 	id := ""
 	switch {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // #4 GET /pods: v2 has no filters, so every v1 filter is applied here, on one
@@ -155,7 +157,7 @@ func parsePodQueryInto(v url.Values, list bool, q *podQuery) string {
 }
 
 // match applies the v1 filters to a v2 pod.
-func (q *podQuery) match(p *v2Pod) bool {
+func (q *podQuery) match(p *podjson.V2Pod) bool {
 	switch q.computeType {
 	case "GPU":
 		if p.GPU == nil {
@@ -175,7 +177,7 @@ func (q *podQuery) match(p *v2Pod) bool {
 	if q.dataCenterIDs != nil && !slices.Contains(q.dataCenterIDs, p.DataCenterID) {
 		return false
 	}
-	if q.desiredStatus != "" && desiredStatus(p.Status) != q.desiredStatus {
+	if q.desiredStatus != "" && podjson.DesiredStatus(p.Status) != q.desiredStatus {
 		return false
 	}
 	if q.id != nil && p.ID != *q.id {
@@ -240,22 +242,22 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	if req.Facts != nil {
 		// templateId from the store before filtering (P8).
-		ptrs := make([]*v2Pod, len(all))
+		ptrs := make([]*podjson.V2Pod, len(all))
 		for i := range all {
 			ptrs[i] = &all[i]
 		}
 		fillPodTemplates(ctx, req, ptrs)
 	}
-	pods := make([]*v2Pod, 0, len(all))
+	pods := make([]*podjson.V2Pod, 0, len(all))
 	filter := q.filters()
 	for i := range all {
 		if p := &all[i]; !filter || q.match(p) {
 			pods = append(pods, p)
 		}
 	}
-	out := make([]v1Pod, len(pods))
+	out := make([]podjson.V1Pod, len(pods))
 	for i, p := range pods {
-		fillV1Pod(&out[i], p)
+		podjson.FillV1Pod(&out[i], p)
 	}
 	if r := expandPodList(ctx, req, c, q, pods, out, false); r != nil {
 		return r
@@ -273,23 +275,23 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 
 // streamPodList is GET /v1/pods without include* (the common case): each
 // pod is decoded, filtered, mapped and encoded straight into the answer, one
-// at a time (podStream), in a pooled buffer (ReleaseBody). The answer and
+// at a time (podjson.PodStream), in a pooled buffer (ReleaseBody). The answer and
 // its errors are those of decodePodListAnswer followed by the same mapping.
 //
 // The pods v2 gave no template are noted (ends), and their templateId is
 // added from the fact store afterwards (insertPodTemplates); a templateId
 // filter with a store takes the decoded path instead.
 func streamPodList(ctx context.Context, req *Request, a *V2Answer, q *podQuery) *Result {
-	var s podStream
-	s.init(a.Body)
-	b := append(getAnswerBuf(len(a.Body)), '[')
-	var p v2Pod
+	var s podjson.PodStream
+	s.Init(a.Body)
+	b := append(podjson.GetAnswerBuf(len(a.Body)), '[')
+	var p podjson.V2Pod
 	var ends []podListEnd
 	n, resets := 0, 0
-	for s.next(&p) {
-		if s.resets != resets {
+	for s.Next(&p) {
+		if s.Resets() != resets {
 			// A repeated "pods" member replaces what came before.
-			resets, b, n, ends = s.resets, b[:1], 0, ends[:0]
+			resets, b, n, ends = s.Resets(), b[:1], 0, ends[:0]
 		}
 		if !q.match(&p) {
 			continue
@@ -297,26 +299,26 @@ func streamPodList(ctx context.Context, req *Request, a *V2Answer, q *podQuery) 
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = appendV1PodOf(b, &p)
+		b = podjson.AppendV1PodOf(b, &p)
 		if p.Template == "" && req.Facts != nil {
 			ends = append(ends, podListEnd{id: p.ID, end: len(b) - 1})
 		}
 		n++
 	}
-	if err := s.finish(); err != nil {
+	if err := s.Finish(); err != nil {
 		return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
 	}
-	if s.resets != resets {
+	if s.Resets() != resets {
 		b, ends = b[:1], nil // a last "pods" member that is null or empty
 	}
 	b = insertPodTemplates(ctx, req, append(b, ']'), ends, nil, nil)
-	return &Result{Status: http.StatusOK, Body: pooledBody(b)}
+	return &Result{Status: http.StatusOK, Body: podjson.PooledBody(b)}
 }
 
 // podListAnswer encodes pods then workers as one v1 array; size hints the
 // length of the answer.
-func podListAnswer(pods []v1Pod, workers []v1Worker, size int) *Result {
-	b := appendV1Pods(make([]byte, 0, size+64), pods)
+func podListAnswer(pods []podjson.V1Pod, workers []v1Worker, size int) *Result {
+	b := podjson.AppendV1Pods(make([]byte, 0, size+64), pods)
 	if len(workers) > 0 {
 		wb, err := json.Marshal(workers)
 		if err != nil {
@@ -333,8 +335,8 @@ func podListAnswer(pods []v1Pod, workers []v1Worker, size int) *Result {
 }
 
 // expandPods adds the include* expansions to the answers of one GET.
-func expandPods(ctx context.Context, req *Request, c Caller, q *podQuery, pods []v2Pod, out []v1Pod) *Result {
-	ptrs := make([]*v2Pod, len(pods))
+func expandPods(ctx context.Context, req *Request, c Caller, q *podQuery, pods []podjson.V2Pod, out []podjson.V1Pod) *Result {
+	ptrs := make([]*podjson.V2Pod, len(pods))
 	for i := range pods {
 		ptrs[i] = &pods[i]
 	}
@@ -345,7 +347,7 @@ func expandPods(ctx context.Context, req *Request, c Caller, q *podQuery, pods [
 // of gpu. A lookup that fails makes the request fail with its error, except
 // a 404 of a referenced resource (deleted meanwhile), which leaves the field
 // out. includeSavingsPlans has no v2 source: savingsPlans stays omitted.
-func expandPodList(ctx context.Context, req *Request, c Caller, q *podQuery, pods []*v2Pod, out []v1Pod, single bool) *Result {
+func expandPodList(ctx context.Context, req *Request, c Caller, q *podQuery, pods []*podjson.V2Pod, out []podjson.V1Pod, single bool) *Result {
 	if len(pods) == 0 {
 		return nil
 	}
@@ -367,7 +369,7 @@ func expandPodList(ctx context.Context, req *Request, c Caller, q *podQuery, pod
 	return nil
 }
 
-func expandNetworkVolumes(ctx context.Context, req *Request, c Caller, pods []*v2Pod, out []v1Pod, single bool) *Result {
+func expandNetworkVolumes(ctx context.Context, req *Request, c Caller, pods []*podjson.V2Pod, out []podjson.V1Pod, single bool) *Result {
 	var ids []string
 	for _, p := range pods {
 		if len(p.Mounts.Network) > 0 && !slices.Contains(ids, p.Mounts.Network[0].VolumeID) {
@@ -415,14 +417,14 @@ func expandNetworkVolumes(ctx context.Context, req *Request, c Caller, pods []*v
 			continue
 		}
 		if v, ok := vols[p.Mounts.Network[0].VolumeID]; ok {
-			out[i].NetworkVolume = &v1PodNetworkVol{ID: v.ID, Name: v.Name, Size: v.Size, DataCenterID: v.DataCenter}
+			out[i].NetworkVolume = &podjson.V1PodNetworkVolume{ID: v.ID, Name: v.Name, Size: v.Size, DataCenterID: v.DataCenter}
 		}
 	}
 	return nil
 }
 
-func expandTemplates(ctx context.Context, req *Request, c Caller, pods []*v2Pod, out []v1Pod) *Result {
-	tpls := map[string]*v1PodTemplateView{}
+func expandTemplates(ctx context.Context, req *Request, c Caller, pods []*podjson.V2Pod, out []podjson.V1Pod) *Result {
+	tpls := map[string]*podjson.V1PodTemplateView{}
 	for _, p := range pods {
 		if p.Template == "" {
 			continue
@@ -457,8 +459,8 @@ func expandTemplates(ctx context.Context, req *Request, c Caller, pods []*v2Pod,
 }
 
 // podTemplateView is R-Template for includeTemplate.
-func podTemplateView(t *v2TemplateForPod) *v1PodTemplateView {
-	v := &v1PodTemplateView{
+func podTemplateView(t *v2TemplateForPod) *podjson.V1PodTemplateView {
+	v := &podjson.V1PodTemplateView{
 		ID:                t.ID,
 		Name:              t.Name,
 		ImageName:         t.Image,
@@ -474,7 +476,7 @@ func podTemplateView(t *v2TemplateForPod) *v1PodTemplateView {
 	}
 	if t.Args == "" {
 		v.DockerStartCmd = []string{}
-	} else if args, err := SplitArgs(t.Args); err == nil {
+	} else if args, err := podjson.SplitArgs(t.Args); err == nil {
 		v.DockerStartCmd = args
 	}
 	if pm := t.Mounts.Persistent; pm != nil {
@@ -485,7 +487,7 @@ func podTemplateView(t *v2TemplateForPod) *v1PodTemplateView {
 
 // expandMachines fills the part of machine v2 can tell (data center, cloud,
 // GPU type) and the catalog parts of gpu (display name, list prices).
-func expandMachines(ctx context.Context, req *Request, c Caller, pods []*v2Pod, out []v1Pod) *Result {
+func expandMachines(ctx context.Context, req *Request, c Caller, pods []*podjson.V2Pod, out []podjson.V1Pod) *Result {
 	var gpus map[string]*v2GPUType
 	for _, p := range pods {
 		if p.GPU == nil {
@@ -509,7 +511,7 @@ func expandMachines(ctx context.Context, req *Request, c Caller, pods []*v2Pod, 
 		break
 	}
 	for i, p := range pods {
-		m := &v1PodMachine{SecureCloud: ptrTo(p.Cloud == "SECURE")}
+		m := &podjson.V1PodMachine{SecureCloud: ptrTo(p.Cloud == "SECURE")}
 		if p.Cloud == "" {
 			m.SecureCloud = nil
 		}
@@ -518,7 +520,7 @@ func expandMachines(ctx context.Context, req *Request, c Caller, pods []*v2Pod, 
 			m.GpuTypeID = p.GPU.ID
 			if t, ok := gpus[p.GPU.ID]; ok {
 				m.GpuDisplayName = t.Name
-				m.GpuType = &v1MachineGPU{ID: t.ID, DisplayName: t.Name, SecurePrice: t.Price.Secure, CommunityPrice: t.Price.Community}
+				m.GpuType = &podjson.V1MachineGPU{ID: t.ID, DisplayName: t.Name, SecurePrice: t.Price.Secure, CommunityPrice: t.Price.Community}
 				if g := out[i].GPU; g != nil {
 					g.DisplayName, g.SecurePrice, g.CommunityPrice = t.Name, t.Price.Secure, t.Price.Community
 				}
@@ -555,15 +557,15 @@ type podWorker struct {
 // v1Worker is a v1 Pod built from a v2 Worker: what v2 tells about workers
 // is far less than about pods; everything else is omitted.
 type v1Worker struct {
-	ID            string        `json:"id"`
-	Image         string        `json:"image,omitempty"`
-	DesiredStatus string        `json:"desiredStatus"`
-	GPU           *v1PodGPU     `json:"gpu,omitempty"`
-	LastStartedAt string        `json:"lastStartedAt,omitempty"`
-	EndpointID    string        `json:"endpointId"`
-	AiAPIID       string        `json:"aiApiId"`
-	SlsVersion    *int          `json:"slsVersion,omitempty"`
-	Machine       *v1PodMachine `json:"machine,omitempty"`
+	ID            string                `json:"id"`
+	Image         string                `json:"image,omitempty"`
+	DesiredStatus string                `json:"desiredStatus"`
+	GPU           *podjson.V1PodGPU     `json:"gpu,omitempty"`
+	LastStartedAt string                `json:"lastStartedAt,omitempty"`
+	EndpointID    string                `json:"endpointId"`
+	AiAPIID       string                `json:"aiApiId"`
+	SlsVersion    *int                  `json:"slsVersion,omitempty"`
+	Machine       *podjson.V1PodMachine `json:"machine,omitempty"`
 }
 
 func endpointWorkers(ctx context.Context, req *Request, c Caller, endpointID string) ([]podWorker, *Result) {
@@ -662,13 +664,13 @@ func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
 			SlsVersion:    w.Version,
 		}
 		if gpuType != "" {
-			v.GPU = &v1PodGPU{ID: gpuType, Count: w.GPUCount}
+			v.GPU = &podjson.V1PodGPU{ID: gpuType, Count: w.GPUCount}
 		}
 		if w.StartedAt != nil {
 			v.LastStartedAt = *w.StartedAt
 		}
 		if machine && (gpuType != "" || dc != "") {
-			v.Machine = &v1PodMachine{GpuTypeID: gpuType, DataCenterID: dc}
+			v.Machine = &podjson.V1PodMachine{GpuTypeID: gpuType, DataCenterID: dc}
 		}
 		out = append(out, v)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"sync"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // GET /v1/pods as a stream (issue 16): the v2 answer is read pod by pod and
@@ -144,21 +146,20 @@ func (ls *listStream) write(w io.Writer) *Result {
 // storage of sc (from the lists before: no pod, id or string of this list
 // is used once it returns), which it gives back to the pool.
 func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix []byte, src io.Reader, q *podQuery, w io.Writer) *Result {
-	var s podStream
-	s.initReader(prefix, src)
-	s.r.podStorage = sc.store
+	var s podjson.PodStream
+	s.InitReader(prefix, src, &sc.store)
 	ends := sc.ends[:0]
 	ids := sc.ids[:0] // the bytes of the ids of the window's ends
 	out := append(sc.takeOut(), '[')
 	defer func() {
-		sc.store, sc.ends, sc.ids = s.r.podStorage, ends, ids
-		sc.keepPrefix(s.buf)
+		sc.keepPrefix(s.Release(&sc.store))
+		sc.ends, sc.ids = ends, ids
 		sc.out = out
 		sc.release()
 	}()
 	committed := false
 	var werr error
-	var p v2Pod
+	var p podjson.V2Pod
 	n, resets, window := 0, 0, 0
 	// flush ends a window: its templates, then the held answer is sent
 	// once long enough (or at the end).
@@ -178,13 +179,13 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 			out = out[:0]
 		}
 	}
-	for s.next(&p) {
-		if s.resets != resets {
+	for s.Next(&p) {
+		if s.Resets() != resets {
 			if committed {
 				return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: a second \"pods\" member after the first was sent")
 			}
 			// A repeated "pods" member replaces what came before.
-			resets, out, n, ends, ids, window = s.resets, out[:1], 0, ends[:0], ids[:0], 0
+			resets, out, n, ends, ids, window = s.Resets(), out[:1], 0, ends[:0], ids[:0], 0
 		}
 		if !q.match(&p) {
 			continue
@@ -192,7 +193,7 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 		if n > 0 {
 			out = append(out, ',')
 		}
-		out = appendV1PodOf(out, &p)
+		out = podjson.AppendV1PodOf(out, &p)
 		if p.Template == "" && req.Facts != nil {
 			// The id shares the window, which the next pod overwrites: it
 			// is copied into ids, which serves one window, and named when
@@ -210,13 +211,13 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 			}
 		}
 	}
-	if err := s.finish(); err != nil {
-		if se, ok := err.(*SourceError); ok {
+	if err := s.Finish(); err != nil {
+		if se, ok := err.(*podjson.SourceError); ok {
 			return FromCallError(se.Err)
 		}
 		return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
 	}
-	if s.resets != resets {
+	if s.Resets() != resets {
 		// A last "pods" member that is null or empty.
 		if committed {
 			return Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: a second \"pods\" member after the first was sent")
@@ -256,7 +257,7 @@ func nameWindowIDs(ends []podListEnd, ids []byte) {
 // buffers of bytes keep the bytes of the last list, as any pooled buffer:
 // a list reads only what it has written into them.)
 type listScratch struct {
-	store podStorage
+	store podjson.PodStorage
 	ends  []podListEnd
 	ids   []byte
 	keys  []string
@@ -314,7 +315,7 @@ func (sc *listScratch) release() {
 // reset empties sc: no element keeps a reference, and a buffer grown past
 // the usual sizes is dropped.
 func (sc *listScratch) reset() {
-	sc.store.clear()
+	sc.store.Clear()
 	sc.ends = keepCleared(sc.ends, maxKeptListEnds)
 	sc.keys = keepCleared(sc.keys, maxKeptListEnds)
 	sc.ids = keepEmpty(sc.ids, maxKeptIDBytes)

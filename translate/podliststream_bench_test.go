@@ -78,7 +78,7 @@ func BenchmarkPodListPlan1000(b *testing.B) {
 
 // mixedList1000 is the mixed list's pods ten times over.
 func mixedList1000(b testing.TB) []byte {
-	body, err := os.ReadFile("testdata/podlistmixed100.json")
+	body, err := os.ReadFile("../podjson/testdata/podlistmixed100.json")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -290,7 +290,9 @@ func (c *errStreamCaller) CallStream(context.Context, V2Call) (*V2Answer, io.Rea
 }
 
 // FuzzStreamPodListReader: on any input, arriving in pieces of any size,
-// the streamed list answers exactly as the decomposed one.
+// the streamed list answers exactly as the decomposed one; and so does the
+// list read whole (streamPodList). (podjson's FuzzStreamPodList checks
+// its stream without the plan.)
 func FuzzStreamPodListReader(f *testing.F) {
 	for _, c := range streamEdgeCases {
 		f.Add([]byte(c), uint8(1))
@@ -299,6 +301,7 @@ func FuzzStreamPodListReader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte, chunk uint8) {
 		withStreamSizes(t, 4, 1<<30, 2, 1<<30)
 		sameStreamedAnswer(t, b, int(chunk%64)+1, &podQuery{})
+		sameListAnswer(t, b, &podQuery{}) // read whole
 	})
 }
 
@@ -411,37 +414,27 @@ func TestStreamedListsDoNotShareTheirPods(t *testing.T) {
 
 // TestAListScratchKeepsNoPointer: what a list leaves for the next one holds
 // no reference to its answer, and buffers grown past the usual are dropped.
+// (Its pod storage is podjson's, checked by podjson's
+// TestPodStorageClearKeepsNoPointer.)
 func TestAListScratchKeepsNoPointer(t *testing.T) {
 	sc := new(listScratch)
-	sc.store.gpus.new().ID = "NVIDIA A40"
-	sc.store.rts.new().Ports = make([]v2RuntimePort, 3)
-	sc.store.ports = append(sc.store.ports, v2RuntimePort{IP: "10.0.0.1"})
-	sc.store.net = append(sc.store.net, v2NetworkMount{VolumeID: "vol1"})
-	sc.store.scratch = append(sc.store.scratch, "x"...)
-	sc.ends = append(sc.ends, podListEnd{id: "pod1", end: 3})
+	sc.ends = append(sc.ends, podListEnd{id: "pod1", end: 3, idEnd: 4})
 	sc.keys = append(sc.keys, "pod1")
 	sc.ids = append(sc.ids, "pod1"...)
 	big := new(listScratch)
-	big.store.ports = make([]v2RuntimePort, maxKeptPorts+1)
 	big.ends = make([]podListEnd, 0, maxKeptListEnds+1)
 	big.ids = make([]byte, 0, maxKeptIDBytes+1)
 
 	sc.reset()
 	big.reset()
-	if g := sc.store.gpus.buf[:1][0]; g != (v2PodGPU{}) {
-		t.Errorf("a GPU kept: %+v", g)
+	if sc.ends[:1][0] != (podListEnd{}) || sc.keys[:1][0] != "" {
+		t.Errorf("an id or key kept: %+v %q", sc.ends[:1], sc.keys[:1])
 	}
-	if rt := sc.store.rts.buf[:1][0]; rt.Ports != nil {
-		t.Errorf("a runtime kept its ports")
+	if len(sc.ends) != 0 || len(sc.ids) != 0 || cap(sc.ends) == 0 {
+		t.Errorf("not emptied, or not kept: %d ends (cap %d), %d id bytes", len(sc.ends), cap(sc.ends), len(sc.ids))
 	}
-	if sc.store.ports[:1][0] != (v2RuntimePort{}) || sc.store.net[:1][0] != (v2NetworkMount{}) || sc.ends[:1][0] != (podListEnd{}) || sc.keys[:1][0] != "" {
-		t.Errorf("a port, network mount, id or key kept: %+v %+v %+v %q", sc.store.ports[:1], sc.store.net[:1], sc.ends[:1], sc.keys[:1])
-	}
-	if len(sc.store.ports) != 0 || len(sc.store.scratch) != 0 || len(sc.ends) != 0 || cap(sc.store.ports) == 0 {
-		t.Errorf("not emptied, or not kept: %d ports (cap %d), %d bytes, %d ends", len(sc.store.ports), cap(sc.store.ports), len(sc.store.scratch), len(sc.ends))
-	}
-	if big.store.ports != nil || big.ends != nil || cap(big.ids) != 0 {
-		t.Errorf("buffers past the usual sizes kept: %d ports, %d ends, %d id bytes", cap(big.store.ports), cap(big.ends), cap(big.ids))
+	if big.ends != nil || cap(big.ids) != 0 {
+		t.Errorf("buffers past the usual sizes kept: %d ends, %d id bytes", cap(big.ends), cap(big.ids))
 	}
 }
 
@@ -487,7 +480,7 @@ func TestAListStreamHoldsNoScratchOnceWritten(t *testing.T) {
 			if ls.sc != nil || ls.prefix != nil {
 				t.Errorf("the Result still holds the scratch (%p) or its window (%d bytes)", ls.sc, len(ls.prefix))
 			}
-			if len(sc.ends) != 0 || len(sc.ids) != 0 || len(sc.out) != 0 || len(sc.spare) != 0 || len(sc.prefix) != 0 || len(sc.store.scratch) != 0 {
+			if len(sc.ends) != 0 || len(sc.ids) != 0 || len(sc.out) != 0 || len(sc.spare) != 0 || len(sc.prefix) != 0 {
 				t.Errorf("the scratch given back is not empty: %d ends, %d id bytes, %d+%d answer bytes", len(sc.ends), len(sc.ids), len(sc.out), len(sc.spare))
 			}
 			n := w.Len()

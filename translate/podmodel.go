@@ -3,81 +3,14 @@ package translate
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
-// This file holds the pod data model: the v2 Pod as decoded from v2 answers,
-// the v1 Pod as written to v1 clients, and R-Pod (docs/design.md §7), the one
-// function that turns the first into the second. Answers are decoded once
-// into structs and encoded once; no maps of interfaces on the way.
-
-// v2Pod is the part of a v2 Pod the gateway reads.
-type v2Pod struct {
-	ID           string          `json:"id"`
-	Name         string          `json:"name"`
-	Status       string          `json:"status"`
-	Image        string          `json:"image"`
-	Args         string          `json:"args"`
-	Disk         int             `json:"disk"`
-	Mounts       v2Mounts        `json:"mounts"`
-	Ports        json.RawMessage `json:"ports"`
-	Env          json.RawMessage `json:"env"`
-	Registry     string          `json:"registry"` // null: ""
-	Cloud        string          `json:"cloud"`
-	DataCenterID string          `json:"dataCenterId"` // null: ""
-	GPU          *v2PodGPU       `json:"gpu"`
-	CPU          *v2PodCPU       `json:"cpu"`
-	Template     string          `json:"template"` // null: ""
-	Cost         float64         `json:"cost"`
-	Locked       bool            `json:"locked"`
-	Runtime      *v2PodRuntime   `json:"runtime"`
-	CreatedAt    string          `json:"createdAt"`
-	StartedAt    string          `json:"startedAt"` // null: ""
-}
-
-// v2Mounts is v2 Mounts, both as read from a Pod and as written in create and
-// PATCH bodies (additionalProperties: false; both keys of each entry required).
-type v2Mounts struct {
-	Persistent *v2PersistentMount `json:"persistent,omitempty"`
-	Network    []v2NetworkMount   `json:"network,omitempty"`
-}
-
-type v2PersistentMount struct {
-	Size int    `json:"size"`
-	Path string `json:"path"`
-}
-
-type v2NetworkMount struct {
-	VolumeID string `json:"volumeId"`
-	Path     string `json:"path"`
-}
-
-type v2PodGPU struct {
-	ID    string `json:"id"`
-	Count int    `json:"count"`
-}
-
-type v2PodCPU struct {
-	ID        string `json:"id"`
-	VcpuCount int    `json:"vcpuCount"`
-	Memory    int    `json:"memory"`
-}
-
-type v2PodRuntime struct {
-	Ports []v2RuntimePort `json:"ports"`
-}
-
-// v2RuntimePort is one live port mapping; a null public port reads as 0
-// (not a valid port) and a null ip as "".
-type v2RuntimePort struct {
-	Private int    `json:"private"`
-	Public  int    `json:"public"`
-	IP      string `json:"ip"`
-}
-
-// v2PodList is the v2 list answer {"pods": [...]}.
-type v2PodList struct {
-	Pods []v2Pod `json:"pods"`
-}
+// The v2 objects the pod plans read besides pods (podjson holds the pod
+// itself: podjson.V2Pod), and the v2 → v1 answers of pods: decoded with
+// podjson, a 502 when v2's answer cannot be read.
 
 // v2NetworkVolume is a v2 NetworkVolume.
 type v2NetworkVolume struct {
@@ -90,114 +23,6 @@ type v2NetworkVolume struct {
 
 type v2NetworkVolumeList struct {
 	NetworkVolumes []v2NetworkVolume `json:"networkVolumes"`
-}
-
-// v1Pod is the v1 Pod schema, restricted to what the gateway can fill
-// faithfully. Fields v2 cannot provide (dockerEntrypoint, interruptible,
-// machineId, lastStatusChange, consumerUserId, savingsPlans, volumeEncrypted,
-// spot and savings-plan prices, the RAM of a GPU pod) are absent: omitted,
-// never invented. createdAt and cloudType are not in the v1 document, but
-// real v1 answered them and real clients read them (runpodctl's pod list
-// --since and --created-after filter on createdAt).
-type v1Pod struct {
-	ID                      string           `json:"id"`
-	Name                    string           `json:"name"`
-	Image                   string           `json:"image"`
-	ContainerDiskInGb       int              `json:"containerDiskInGb"`
-	ContainerRegistryAuthID string           `json:"containerRegistryAuthId,omitempty"`
-	DockerStartCmd          []string         `json:"dockerStartCmd,omitzero"`
-	Env                     json.RawMessage  `json:"env"`
-	Ports                   json.RawMessage  `json:"ports"`
-	DesiredStatus           string           `json:"desiredStatus,omitempty"`
-	Locked                  bool             `json:"locked"`
-	CostPerHr               float64          `json:"costPerHr"`
-	AdjustedCostPerHr       float64          `json:"adjustedCostPerHr"`
-	GPU                     *v1PodGPU        `json:"gpu,omitempty"`
-	CPUFlavorID             string           `json:"cpuFlavorId,omitempty"`
-	VcpuCount               int              `json:"vcpuCount,omitempty"`  // CPU pods only
-	MemoryInGb              int              `json:"memoryInGb,omitempty"` // CPU pods only
-	VolumeInGb              int              `json:"volumeInGb"`
-	VolumeMountPath         string           `json:"volumeMountPath,omitempty"`
-	NetworkVolume           *v1PodNetworkVol `json:"networkVolume,omitempty"`
-	PortMappings            v1PortMappings   `json:"portMappings"`
-	PublicIP                nullableString   `json:"publicIp"`
-	LastStartedAt           string           `json:"lastStartedAt,omitempty"`
-	CreatedAt               string           `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
-	CloudType               string           `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
-	// imageName, gpuTypeId and gpuCount are outside the v1 document too:
-	// the same values as image, gpu.id and gpu.count under the names
-	// runpodctl 2.7 reads (its pod struct is shared with its GraphQL
-	// calls), so that its pod list and pod get show the image and GPU.
-	ImageName  string             `json:"imageName"`
-	GpuTypeID  string             `json:"gpuTypeId,omitempty"`
-	GpuCount   int                `json:"gpuCount,omitempty"`
-	TemplateID string             `json:"templateId,omitempty"`
-	Machine    *v1PodMachine      `json:"machine,omitempty"`
-	Template   *v1PodTemplateView `json:"template,omitempty"`
-
-	gpu v1PodGPU // storage behind GPU
-	// args, with argsRaw, stands for DockerStartCmd: the v2 args that
-	// appendV1Pod splits as it writes them (appendPodArgs, the list's
-	// writer: no string per word, no slice), as fillV1Pod leaves them.
-	args    string
-	argsRaw bool
-}
-
-// v1PodGPU is v1 Pod.gpu. displayName and the two list prices come from the
-// v2 GPU catalog and are filled only when the catalog was read for the
-// answer (includeMachine=true).
-type v1PodGPU struct {
-	ID             string   `json:"id"`
-	Count          int      `json:"count"`
-	DisplayName    string   `json:"displayName,omitempty"`
-	SecurePrice    *float64 `json:"securePrice,omitempty"`
-	CommunityPrice *float64 `json:"communityPrice,omitempty"`
-}
-
-// v1PodNetworkVol is v1 Pod.networkVolume.
-type v1PodNetworkVol struct {
-	ID           string `json:"id"`
-	Name         string `json:"name"`
-	Size         int    `json:"size"`
-	DataCenterID string `json:"dataCenterId"`
-}
-
-// v1PodMachine is the part of v1 Pod.machine that v2 can fill
-// (includeMachine=true): v2 does not expose the host machine itself.
-type v1PodMachine struct {
-	GpuTypeID      string        `json:"gpuTypeId,omitempty"`
-	GpuType        *v1MachineGPU `json:"gpuType,omitempty"`
-	DataCenterID   string        `json:"dataCenterId,omitempty"`
-	SecureCloud    *bool         `json:"secureCloud,omitempty"`
-	GpuDisplayName string        `json:"gpuDisplayName,omitempty"`
-}
-
-// v1MachineGPU is v1 Pod.machine.gpuType.
-type v1MachineGPU struct {
-	ID             string   `json:"id"`
-	DisplayName    string   `json:"displayName,omitempty"`
-	SecurePrice    *float64 `json:"securePrice,omitempty"`
-	CommunityPrice *float64 `json:"communityPrice,omitempty"`
-}
-
-// v1PodTemplateView is the template attached with includeTemplate=true. The
-// v1 Pod schema has no template property although includeTemplate exists (a
-// v1 spec defect, docs/design.md §11); the gateway mirrors v1 Endpoint.template
-// with the R-Template fields v2 can fill.
-type v1PodTemplateView struct {
-	ID                      string          `json:"id"`
-	Name                    string          `json:"name"`
-	ImageName               string          `json:"imageName"`
-	ContainerDiskInGb       int             `json:"containerDiskInGb"`
-	ContainerRegistryAuthID string          `json:"containerRegistryAuthId,omitempty"`
-	DockerStartCmd          []string        `json:"dockerStartCmd,omitzero"`
-	Env                     json.RawMessage `json:"env"`
-	Ports                   json.RawMessage `json:"ports"`
-	Category                string          `json:"category,omitempty"`
-	IsPublic                bool            `json:"isPublic"`
-	IsServerless            bool            `json:"isServerless"`
-	VolumeInGb              int             `json:"volumeInGb"`
-	VolumeMountPath         string          `json:"volumeMountPath,omitempty"`
 }
 
 // v2TemplateForPod is the part of a v2 Template the pod plans read.
@@ -217,22 +42,8 @@ type v2TemplateForPod struct {
 	// into an endpoint create (spreadTemplate).
 	AllowedCudaVersions []string `json:"allowedCudaVersions"`
 	Mounts              struct {
-		Persistent *v2PersistentMount `json:"persistent"`
+		Persistent *podjson.V2PersistentMount `json:"persistent"`
 	} `json:"mounts"`
-}
-
-// desiredStatus is H-status: v2 observed status → v1 desired status. An
-// unknown status gives "" (the field is then omitted).
-func desiredStatus(s string) string {
-	switch s {
-	case "PROVISIONING", "STARTING", "RUNNING":
-		return "RUNNING"
-	case "EXITED", "ERROR":
-		return "EXITED"
-	case "TERMINATED":
-		return "TERMINATED"
-	}
-	return ""
 }
 
 var (
@@ -248,190 +59,25 @@ func rawOr(raw, def json.RawMessage) json.RawMessage {
 	return raw
 }
 
-// v1PodFrom is R-Pod: one v2 Pod → one v1 Pod (without the include*
-// expansions, which the caller adds), with DockerStartCmd split (as
-// encoding/json needs it).
-func v1PodFrom(p *v2Pod) v1Pod {
-	var out v1Pod
-	fillV1Pod(&out, p)
-	out.DockerStartCmd, out.args, out.argsRaw = splitPodArgs(p.Args), "", false
-	return out
+// decodePodAnswer decodes the v2 pod of an answer, or returns the 502.
+func decodePodAnswer(a *V2Answer) (*podjson.V2Pod, *Result) {
+	p, err := podjson.DecodePod(a.Body)
+	if err != nil {
+		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod the gateway cannot read: "+err.Error())
+	}
+	return p, nil
 }
 
-// fillV1Pod is R-Pod into *out (in place, so that a slice of answers is
-// filled without a copy or an allocation per pod). DockerStartCmd is left
-// nil and the args kept as they are (args, argsRaw): appendV1Pod writes
-// them as splitPodArgs would split them.
-func fillV1Pod(out *v1Pod, p *v2Pod) {
-	*out = v1Pod{
-		ID:                      p.ID,
-		Name:                    p.Name,
-		Image:                   p.Image,
-		ContainerDiskInGb:       p.Disk,
-		ContainerRegistryAuthID: p.Registry,
-		Env:                     rawOr(p.Env, jsonEmptyObject),
-		Ports:                   rawOr(p.Ports, jsonEmptyArray),
-		DesiredStatus:           desiredStatus(p.Status),
-		Locked:                  p.Locked,
-		CostPerHr:               p.Cost,
-		AdjustedCostPerHr:       p.Cost,
-		LastStartedAt:           p.StartedAt,
-		CreatedAt:               p.CreatedAt,
-		CloudType:               p.Cloud,
-		ImageName:               p.Image,
-		TemplateID:              p.Template,
-		// H-args: a string the gateway cannot split (an unbalanced quote
-		// written by another v2 client) is omitted rather than guessed at
-		// (appendPodArgs).
-		args:    p.Args,
-		argsRaw: true,
+// decodePodListAnswer decodes the pods of a v2 list answer, or returns the 502.
+func decodePodListAnswer(a *V2Answer) ([]podjson.V2Pod, *Result) {
+	pods, err := podjson.DecodePodList(a.Body)
+	if err != nil {
+		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
 	}
-	if p.GPU != nil {
-		out.gpu = v1PodGPU{ID: p.GPU.ID, Count: p.GPU.Count}
-		out.GPU = &out.gpu
-		out.GpuTypeID, out.GpuCount = p.GPU.ID, p.GPU.Count
-	}
-	if p.CPU != nil {
-		out.CPUFlavorID = p.CPU.ID
-		out.VcpuCount, out.MemoryInGb = p.CPU.VcpuCount, p.CPU.Memory
-	}
-	if pm := p.Mounts.Persistent; pm != nil {
-		out.VolumeInGb = pm.Size
-		out.VolumeMountPath = pm.Path
-	} else if len(p.Mounts.Network) > 0 {
-		out.VolumeMountPath = p.Mounts.Network[0].Path
-	}
-	if p.Runtime != nil {
-		out.PortMappings = v1PortMappings(p.Runtime.Ports)
-		out.PublicIP = publicIP(p.Runtime.Ports)
-	}
+	return pods, nil
 }
 
-// splitPodArgs is H-args v2 → v1: "" gives [], an unsplittable string nil
-// (omitted). Arguments without quotes or backslashes (the common case) are
-// split without copying.
-func splitPodArgs(args string) []string {
-	simple, n, inWord := true, 0, false
-	for i := 0; i < len(args); i++ {
-		switch c := args[i]; {
-		case c == '\\' || c == '\'' || c == '"':
-			simple = false
-		case isArgSpace(c):
-			inWord = false
-		case !inWord:
-			inWord = true
-			n++
-		}
-	}
-	if !simple {
-		words, err := SplitArgs(args)
-		if err != nil {
-			return nil
-		}
-		return words
-	}
-	words := make([]string, 0, n)
-	start := -1
-	for i := 0; i <= len(args); i++ {
-		if i == len(args) || isArgSpace(args[i]) {
-			if start >= 0 {
-				words = append(words, args[start:i])
-				start = -1
-			}
-		} else if start < 0 {
-			start = i
-		}
-	}
-	return words
-}
-
-// v1PortMappings is v1 portMappings ({"22": 10341}) built from the live v2
-// port list: entries with a public port only, the first one per private
-// port, in v2's order; no live ports give {} (v1: "will be empty").
-type v1PortMappings []v2RuntimePort
-
-func (m v1PortMappings) MarshalJSON() ([]byte, error) { return m.appendJSON(nil), nil }
-
-func (m v1PortMappings) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	n := 0
-	for i := range m {
-		p := &m[i]
-		if p.Public <= 0 {
-			continue
-		}
-		dup := false
-		for j := 0; j < i; j++ {
-			if q := &m[j]; q.Public > 0 && q.Private == p.Private {
-				dup = true
-				break
-			}
-		}
-		if dup {
-			continue
-		}
-		if n > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = appendInt(b, p.Private)
-		b = append(b, '"', ':')
-		b = appendInt(b, p.Public)
-		n++
-	}
-	return append(b, '}')
-}
-
-// publicIP is v1 publicIp: the first IPv4 address of a port with a public
-// mapping ("" → null).
-func publicIP(ports []v2RuntimePort) nullableString {
-	for i := range ports {
-		p := &ports[i]
-		if p.Public <= 0 || p.IP == "" {
-			continue
-		}
-		if isIPv4(p.IP) {
-			return nullableString(p.IP)
-		}
-	}
-	return ""
-}
-
-// isIPv4 reports whether netip.ParseAddr(s) is an IPv4 address (Is4):
-// four decimal fields of at most 255 without leading zeros, separated by
-// dots, and nothing else. It reads netip's grammar field by field,
-// without building an address or an error (callgrind: ~180 instructions
-// an address instead of ~400, for each port with a public mapping of a
-// list; FuzzIsIPv4 checks it against netip).
-func isIPv4(s string) bool {
-	i := uint(0)
-	for f := range 4 {
-		if f > 0 {
-			if i >= uint(len(s)) || s[i] != '.' {
-				return false
-			}
-			i++
-		}
-		if i >= uint(len(s)) || s[i]-'0' >= 10 {
-			return false
-		}
-		v := uint(s[i] - '0')
-		i++
-		if v == 0 {
-			continue // "0", and no digit may follow: the next byte must be a dot or the end
-		}
-		// At most two more digits.
-		if i < uint(len(s)) && s[i]-'0' < 10 {
-			v = v*10 + uint(s[i]-'0')
-			i++
-			if i < uint(len(s)) && s[i]-'0' < 10 {
-				v = v*10 + uint(s[i]-'0')
-				i++
-				if v > 255 {
-					return false
-				}
-			}
-		}
-	}
-	return i == uint(len(s))
+// podAnswer is a v1 answer with one pod.
+func podAnswer(status int, p *podjson.V1Pod) *Result {
+	return &Result{Status: status, Body: podjson.PooledBody(podjson.AppendV1Pod(podjson.GetAnswerBuf(1024), p))}
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // The ten v1 pod operations (docs/design.md §8, #3–#12). Request bodies are read
@@ -174,7 +176,7 @@ func (cr *podCreator) run() *Result {
 	if in.locked {
 		cr.lock(created)
 	}
-	out := v1PodFrom(created)
+	out := podjson.V1PodFrom(created)
 	if in.templateID != "" {
 		// v2 may keep no link to the template (template stays null): echo
 		// it, and remember it (P8).
@@ -214,7 +216,7 @@ func (cr *podCreator) resolveMounts() *Result {
 			path = v1DefaultMountPath
 		}
 		// A network volume replaces the pod volume (v1); v2 rejects both.
-		cr.body.Mounts = &v2Mounts{Network: []v2NetworkMount{{VolumeID: in.networkVol, Path: path}}}
+		cr.body.Mounts = &podjson.V2Mounts{Network: []podjson.V2NetworkMount{{VolumeID: in.networkVol, Path: path}}}
 		return nil
 	}
 	if in.cpu {
@@ -232,7 +234,7 @@ func (cr *podCreator) resolveMounts() *Result {
 			if path == "" {
 				path = v1DefaultMountPath
 			}
-			cr.body.Mounts = &v2Mounts{Persistent: &v2PersistentMount{Size: s, Path: path}}
+			cr.body.Mounts = &podjson.V2Mounts{Persistent: &podjson.V2PersistentMount{Size: s, Path: path}}
 		}
 		return nil
 	}
@@ -242,7 +244,7 @@ func (cr *podCreator) resolveMounts() *Result {
 		return nil
 	}
 	if size != nil && *size > 0 && path != "" {
-		cr.body.Mounts = &v2Mounts{Persistent: &v2PersistentMount{Size: *size, Path: path}}
+		cr.body.Mounts = &podjson.V2Mounts{Persistent: &podjson.V2PersistentMount{Size: *size, Path: path}}
 		return nil
 	}
 	a, err := podCall(cr.ctx, cr.c, http.MethodGet, V2Path("/v2/templates/%s", in.templateID), nil, nil)
@@ -266,7 +268,7 @@ func (cr *podCreator) resolveMounts() *Result {
 		}
 		return nil
 	}
-	pm := &v2PersistentMount{Size: v1DefaultVolumeInGb, Path: v1DefaultMountPath}
+	pm := &podjson.V2PersistentMount{Size: v1DefaultVolumeInGb, Path: v1DefaultMountPath}
 	if tm != nil {
 		*pm = *tm
 	}
@@ -276,7 +278,7 @@ func (cr *podCreator) resolveMounts() *Result {
 	if path != "" {
 		pm.Path = path
 	}
-	cr.body.Mounts = &v2Mounts{Persistent: pm}
+	cr.body.Mounts = &podjson.V2Mounts{Persistent: pm}
 	return nil
 }
 
@@ -454,7 +456,7 @@ func (cr *podCreator) rankCandidates() *Result {
 }
 
 // createLoop tries one create per candidate (P3).
-func (cr *podCreator) createLoop() (*v2Pod, *Result) {
+func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 	in := cr.in
 	field := candidateField(in.cpu)
 	var tried []string
@@ -568,7 +570,7 @@ func (cr *podCreator) retryWait(a *V2Answer, retries int) (time.Duration, bool) 
 // afterLostReply handles a create that got no usable answer (timeout,
 // connection lost, 5xx, unreadable 2xx): the pod may exist. It looks for it
 // and never creates again (P3).
-func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*v2Pod, *Result) {
+func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*podjson.V2Pod, *Result) {
 	reason := ""
 	status := http.StatusBadGateway
 	switch {
@@ -606,7 +608,7 @@ func (cr *podCreator) afterLostReply(cand string, callErr error, a *V2Answer) (*
 	if r != nil {
 		return nil, Fail(status, fmt.Sprintf("%s: %s may or may not have been created, and the pod list could not be read%s", reason, what, advice))
 	}
-	var found []*v2Pod
+	var found []*podjson.V2Pod
 	for i := range pods {
 		p := &pods[i]
 		if p.Name != name || !cr.sameCompute(p, cand) {
@@ -656,7 +658,7 @@ func createdSince(start time.Time, la *V2Answer, recv time.Time) time.Time {
 	return start.Add(-createClockSkew)
 }
 
-func (cr *podCreator) sameCompute(p *v2Pod, cand string) bool {
+func (cr *podCreator) sameCompute(p *podjson.V2Pod, cand string) bool {
 	if cr.in.cpu {
 		return p.CPU != nil && p.CPU.ID == cand
 	}
@@ -665,7 +667,7 @@ func (cr *podCreator) sameCompute(p *v2Pod, cand string) bool {
 
 // lock applies locked:true after the create (the v2 create body has no
 // locked), retrying once; a failure is a warning, never an error (P4).
-func (cr *podCreator) lock(p *v2Pod) {
+func (cr *podCreator) lock(p *podjson.V2Pod) {
 	if !ValidID(p.ID) {
 		// Never PATCH /v2/pods/ (or another route) with an id v2 did not give.
 		cr.notes.warn(CodeLockNotApplied, fmt.Sprintf("the pod was created but locked=true could not be applied: the v2 answer carried no usable pod id (%q)", p.ID))
@@ -692,15 +694,15 @@ func (cr *podCreator) lock(p *v2Pod) {
 }
 
 // podAnswerOf is the v1 answer with the R-Pod of p.
-func podAnswerOf(status int, p *v2Pod) *Result {
-	out := v1PodFrom(p)
+func podAnswerOf(status int, p *podjson.V2Pod) *Result {
+	out := podjson.V1PodFrom(p)
 	return podAnswer(status, &out)
 }
 
 func ptrTo[T any](v T) *T { return &v }
 
 // getV2Pod reads pod id from v2 (getV2, with the pod decoder).
-func getV2Pod(ctx context.Context, req *Request, c Caller, id string) (*v2Pod, *Result) {
+func getV2Pod(ctx context.Context, req *Request, c Caller, id string) (*podjson.V2Pod, *Result) {
 	a, r := callV2(ctx, req, c, http.MethodGet, V2Path("/v2/pods/%s", id), nil)
 	if r != nil {
 		return nil, r
@@ -728,9 +730,9 @@ func getPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return r
 	}
 	podFacts(ctx, req, p)
-	pods := []v2Pod{*p}
-	out := make([]v1Pod, 1)
-	fillV1Pod(&out[0], p)
+	pods := []podjson.V2Pod{*p}
+	out := make([]podjson.V1Pod, 1)
+	podjson.FillV1Pod(&out[0], p)
 	if r := expandPods(ctx, req, c, q, pods, out); r != nil {
 		return r
 	}
@@ -759,7 +761,7 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if len(u.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))
 	}
-	var cur *v2Pod
+	var cur *podjson.V2Pod
 	keepKey := u.body.Env != nil && !hasKey(*u.body.Env, publicKeyEnv)
 	if u.needsPod() || u.fields == 0 || keepKey {
 		if cur, r = getV2Pod(ctx, req, c, id); r != nil {
@@ -807,7 +809,7 @@ func hasKey(m map[string]string, k string) bool {
 // silently take the pod's SSH access away at its next start. An explicit
 // "PUBLIC_KEY": "" is the client's own choice and is sent as is (the key
 // is removed).
-func keepPublicKey(u *podUpdate, cur *v2Pod, notes *Result) {
+func keepPublicKey(u *podUpdate, cur *podjson.V2Pod, notes *Result) {
 	if cur == nil || len(cur.Env) == 0 {
 		return
 	}
@@ -925,7 +927,7 @@ func podActionRefused(ctx context.Context, req *Request, c Caller, id, action st
 	if r != nil {
 		return nil
 	}
-	ds := desiredStatus(p.Status)
+	ds := podjson.DesiredStatus(p.Status)
 	switch {
 	case (action == "restart" || action == "start") && (p.Status == "PROVISIONING" || p.Status == "STARTING"):
 		res := podAnswerOf(http.StatusOK, p)

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // ---------------------------------------------------------------------------
@@ -835,16 +837,16 @@ func TestRPod(t *testing.T) {
 	statuses := map[string]string{"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING",
 		"EXITED": "EXITED", "ERROR": "EXITED", "TERMINATED": "TERMINATED"}
 	for v2, v1 := range statuses {
-		p, _ := decodePod([]byte(pod("p", set("status", v2))))
-		if got := v1PodFrom(p).DesiredStatus; got != v1 {
+		p, _ := podjson.DecodePod([]byte(pod("p", set("status", v2))))
+		if got := podjson.V1PodFrom(p).DesiredStatus; got != v1 {
 			t.Errorf("status %s → %q, want %s", v2, got, v1)
 		}
 	}
 
 	// A stopped CPU pod with a network volume, no runtime, unsplittable args.
-	p, _ := decodePod([]byte(pod("c1", cpuPod, set("status", "EXITED"), set("runtime", nil), set("startedAt", nil), set("cloud", "COMMUNITY"),
+	p, _ := podjson.DecodePod([]byte(pod("c1", cpuPod, set("status", "EXITED"), set("runtime", nil), set("startedAt", nil), set("cloud", "COMMUNITY"),
 		set("args", `echo "unterminated`), set("mounts", `{"network":[{"volumeId":"vol1","path":"/vol"}]}`), set("cost", 0))))
-	b, _ := json.Marshal(v1PodFrom(p))
+	b, _ := json.Marshal(podjson.V1PodFrom(p))
 	jsonEqual(t, "CPU pod", b, `{
 		"id":"c1","name":"my pod","image":"runpod/pytorch:2","containerDiskInGb":50,"env":{"A":"1"},"ports":["8888/http","22/tcp"],
 		"desiredStatus":"EXITED","locked":false,"costPerHr":0,"adjustedCostPerHr":0,"cpuFlavorId":"cpu3c","vcpuCount":4,"memoryInGb":8,

@@ -3,18 +3,20 @@ package translate
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"reflect"
+	"os"
 	"strings"
 	"testing"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
-// The streaming list path (podStream, streamPodList) against
-// the decomposed one it replaced: decodePodList, then filter, R-Pod and
-// encode. Same answers, same errors, byte for byte.
+// The streaming list path (streamPodList: podjson.PodStream, the filters,
+// podjson.AppendV1PodOf) against the decomposed one it replaced:
+// podjson.DecodePodList, then the filters, R-Pod (podjson.FillV1Pod) and
+// podjson.AppendV1Pod. Same answers, same errors, byte for byte. (podjson's
+// stream_test.go checks the two without the plan, on random pods too.)
 
 // decomposedList is GET /v1/pods as it was before streaming.
 func decomposedList(body []byte, q *podQuery) *Result {
@@ -23,15 +25,15 @@ func decomposedList(body []byte, q *podQuery) *Result {
 		return r
 	}
 	b := append(make([]byte, 0, len(body)), '[')
-	var v1 v1Pod
+	var v1 podjson.V1Pod
 	n := 0
 	for i := range all {
 		if p := &all[i]; q.match(p) {
 			if n > 0 {
 				b = append(b, ',')
 			}
-			fillV1Pod(&v1, p)
-			b = appendV1Pod(b, &v1)
+			podjson.FillV1Pod(&v1, p)
+			b = podjson.AppendV1Pod(b, &v1)
 			n++
 		}
 	}
@@ -48,6 +50,7 @@ func sameListAnswer(t *testing.T, body []byte, q *podQuery) {
 	ReleaseBody(got.Body)
 }
 
+// streamEdgeCases are podjson's (stream_test.go), for the plan.
 var streamEdgeCases = []string{
 	`{"pods":[]}`, `{"pods":null}`, `{"other":1,"pods":[{"id":"a"}],"more":[1,{"x":2}]}`,
 	`{"pods":[{"id":"a"},{"id":"b"}],"pods":[{"id":"c"}]}`, // the last "pods" wins, as in encoding/json
@@ -56,7 +59,7 @@ var streamEdgeCases = []string{
 	`{"pods":[{"id":"a","mounts":{"network":[{"volumeId":"v1","path":"/n"}]}},{"id":"b","mounts":{"network":[]}},{"id":"c","mounts":{"network":[{"volumeId":"v2","path":"/m"}]}}]}`,
 	`{"pods":[{"id":"a","runtime":{"ports":[{"private":22,"public":1,"ip":"1.2.3.4"}]}},{"id":"b","runtime":{"ports":[]}},{"id":"c","runtime":null}]}`,
 	`{"pods":[{"id":"a","gpu":{"id":"g1"},"gpu":{"id":"g2","count":3}}]}`,
-	// malformed: the same error as decodePodList
+	// malformed: the same error as podjson.DecodePodList
 	``, `{`, `[]`, `{"pods":{}}`, `{"pods":[{]}`, `{"pods":[1]}`, `{"pods":[{"disk":"50"}]}`, `{"pods":[{"disk":5.5}]}`,
 	`{"pods":[{"name":"a` + "\x01" + `"}]}`, `{"pods":[]} x`, `{"other":1}`, `{"pods":[{"id":"a"},]}`, `{"pods":[{"id":"a"}`,
 	`{"pods":[{"id":"a"}],"x":` + strings.Repeat("[", 300) + strings.Repeat("]", 300) + `}`,
@@ -70,18 +73,10 @@ func TestStreamPodListMatchesDecomposed(t *testing.T) {
 	sameListAnswer(t, hundredPods(), all)
 	gpuOnly := &podQuery{computeType: "GPU"}
 	named := &podQuery{name: ptrTo("pod007")}
-	r := rand.New(rand.NewPCG(3, 4))
-	for round := 0; round < 300; round++ {
-		var pods []any
-		for i := r.IntN(6); i >= 0; i-- {
-			pods = append(pods, randomV2Pod(r, i))
-		}
-		body, err := json.Marshal(map[string]any{"pods": pods})
+	for _, name := range []string{"../podjson/testdata/podlist100.json", "../podjson/testdata/podlistmixed100.json"} {
+		body, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
-		}
-		if round%3 == 1 {
-			body = []byte(strings.ReplaceAll(string(body), ",", " ,\n\t"))
 		}
 		for _, q := range []*podQuery{all, gpuOnly, named} {
 			sameListAnswer(t, body, q)
@@ -106,114 +101,4 @@ func TestListPodsPlanStreams(t *testing.T) {
 			t.Fatalf("%q: %d %.200s\nwant %.200s", query, res.Status, res.Body, want.Body)
 		}
 	}
-}
-
-// decodePod (which starts from the key orders of the pods it read before)
-// and a list of one pod (which starts from none) read the same pod, over
-// pods whose keys come in one order, then in others.
-func TestDecodePodMatchesList(t *testing.T) {
-	r := rand.New(rand.NewPCG(5, 6))
-	for round := 0; round < 400; round++ {
-		pod, err := json.Marshal(randomV2Pod(r, round))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if round%4 == 3 {
-			pod = shuffledJSON(t, r, randomV2Pod(r, round))
-		}
-		one, err := decodePod(pod)
-		if err != nil {
-			t.Fatal(err)
-		}
-		list, err := decodePodList([]byte(`{"pods":[` + string(pod) + `]}`))
-		if err != nil {
-			t.Fatal(err)
-		}
-		// An empty "ports" array reads as an empty or a nil slice
-		// (whether the reader had port storage yet): the same to every
-		// encoder.
-		for _, p := range []*v2Pod{one, &list[0]} {
-			if p.Runtime != nil && len(p.Runtime.Ports) == 0 {
-				p.Runtime.Ports = nil
-			}
-		}
-		if !reflect.DeepEqual(*one, list[0]) {
-			t.Fatalf("round %d: decodePod %+v (gpu %+v runtime %+v)\ndecodePodList %+v (gpu %+v runtime %+v)\n%s", round, *one, one.GPU, one.Runtime, list[0], list[0].GPU, list[0].Runtime, pod)
-		}
-	}
-}
-
-func TestReleaseBody(t *testing.T) {
-	// A body that did not come from the pool is never reused.
-	static := []byte(`{"static":true}`)
-	ReleaseBody(static)
-	ReleaseBody(nil)
-	for range 10 {
-		b := pooledBody(append(getAnswerBuf(64), "overwritten"...))
-		ReleaseBody(b)
-		ReleaseBody(b) // twice: the second is a no-op
-	}
-	if string(static) != `{"static":true}` {
-		t.Fatalf("a released non-pooled body was reused: %s", static)
-	}
-	// Releasing twice never hands one buffer to two answers.
-	b := pooledBody(append(getAnswerBuf(64), "x"...))
-	ReleaseBody(b)
-	ReleaseBody(b)
-	b1, b2 := getAnswerBuf(64), getAnswerBuf(64)
-	if cap(b1) > 0 && cap(b2) > 0 && &b1[:1][0] == &b2[:1][0] {
-		t.Fatal("one buffer handed out twice")
-	}
-	// Forgotten bodies are bounded.
-	for range 3 * maxOutstandingBodies {
-		pooledBody(append(getAnswerBuf(8), 'x'))
-	}
-	answerBufs.mu.Lock()
-	n := len(answerBufs.out)
-	answerBufs.mu.Unlock()
-	if n > maxOutstandingBodies {
-		t.Fatalf("%d outstanding bodies", n)
-	}
-}
-
-// FuzzStreamPodList: on any input, the streaming path answers exactly as
-// the decomposed one.
-func FuzzStreamPodList(f *testing.F) {
-	for _, c := range streamEdgeCases {
-		f.Add([]byte(c))
-	}
-	f.Add(hundredPods()[:3000])
-	f.Fuzz(func(t *testing.T, b []byte) {
-		sameListAnswer(t, b, &podQuery{})
-	})
-}
-
-// TestStreamPodListPartsNotInherited: the streaming decoder reuses the
-// storage of a pod's parts (gpu, cpu, mounts, runtime) for the next pod; a
-// part the next pod gives only in part must not keep the previous pod's
-// values — a pod must never be shown with another pod's GPU, ports or
-// public IP. (Found by FuzzStreamPodList; the seed is in testdata.)
-func TestStreamPodListPartsNotInherited(t *testing.T) {
-	body := `{"pods":[` +
-		`{"id":"a","gpu":{"id":"NVIDIA H100 80GB HBM3","count":8},"mounts":{"persistent":{"size":500,"path":"/data"}},` +
-		`"runtime":{"ports":[{"private":22,"public":10341,"type":"tcp","ip":"203.0.113.7"}]}},` +
-		`{"id":"c","cpu":{"id":"cpu5c","vcpuCount":16,"memory":64}},` +
-		`{"id":"b","gpu":{"id":"NVIDIA A40"},"cpu":{"id":"cpu3c"},"mounts":{"persistent":{"path":"/w"}},"runtime":{"uptime":0}}]}`
-	res := streamPodList(context.Background(), &Request{}, &V2Answer{Status: 200, Body: []byte(body)}, &podQuery{})
-	defer ReleaseBody(res.Body)
-	var pods []map[string]any
-	if err := json.Unmarshal(res.Body, &pods); err != nil || len(pods) != 3 {
-		t.Fatalf("%d pods, %v: %s", len(pods), err, res.Body)
-	}
-	b := pods[2]
-	if g := b["gpu"].(map[string]any); g["id"] != "NVIDIA A40" || g["count"] != 0.0 {
-		t.Errorf("pod b's gpu %v: another pod's values leaked in", g)
-	}
-	if b["vcpuCount"] != nil || b["memoryInGb"] != nil {
-		t.Errorf("pod b shows pod c's CPU: vcpuCount %v, memoryInGb %v", b["vcpuCount"], b["memoryInGb"])
-	}
-	if b["volumeInGb"] != 0.0 || b["publicIp"] != nil || len(b["portMappings"].(map[string]any)) != 0 {
-		t.Errorf("pod b shows pod a's volume or ports: volumeInGb %v, publicIp %v, portMappings %v", b["volumeInGb"], b["publicIp"], b["portMappings"])
-	}
-	sameListAnswer(t, []byte(body), &podQuery{})
 }

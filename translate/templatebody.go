@@ -3,6 +3,8 @@ package translate
 import (
 	"fmt"
 	"strings"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // This file reads the v1 template bodies (TemplateCreateInput,
@@ -26,7 +28,7 @@ const (
 
 // v2TemplateMounts is v2 TemplateMounts (persistent only; additionalProperties: false).
 type v2TemplateMounts struct {
-	Persistent *v2PersistentMount `json:"persistent,omitempty"`
+	Persistent *podjson.V2PersistentMount `json:"persistent,omitempty"`
 }
 
 // v2CreateTemplateBody is v2 CreateTemplateRequest (unevaluatedProperties: false).
@@ -48,15 +50,15 @@ type v2CreateTemplateBody struct {
 
 // v2UpdateTemplateBody is v2 UpdateTemplateRequest (unevaluatedProperties: false).
 type v2UpdateTemplateBody struct {
-	Name     *string            `json:"name,omitempty"`
-	Image    *string            `json:"image,omitempty"`
-	Args     *string            `json:"args,omitempty"`
-	Disk     *int               `json:"disk,omitempty"`
-	Env      *map[string]string `json:"env,omitempty"`
-	Ports    *[]string          `json:"ports,omitempty"`
-	Registry *nullableString    `json:"registry,omitempty"`
-	Mounts   *v2TemplateMounts  `json:"mounts,omitempty"`
-	Public   *bool              `json:"public,omitempty"`
+	Name     *string                 `json:"name,omitempty"`
+	Image    *string                 `json:"image,omitempty"`
+	Args     *string                 `json:"args,omitempty"`
+	Disk     *int                    `json:"disk,omitempty"`
+	Env      *map[string]string      `json:"env,omitempty"`
+	Ports    *[]string               `json:"ports,omitempty"`
+	Registry *podjson.NullableString `json:"registry,omitempty"`
+	Mounts   *v2TemplateMounts       `json:"mounts,omitempty"`
+	Public   *bool                   `json:"public,omitempty"`
 }
 
 func (b *v2UpdateTemplateBody) empty() bool {
@@ -153,7 +155,7 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 		out.Registry = s
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok && len(cmd) > 0 {
-		a := JoinArgs(cmd)
+		a := podjson.JoinArgs(cmd)
 		out.Args = &a
 	}
 	if e, ok := b.env("env"); ok && len(e) > 0 {
@@ -185,7 +187,7 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 		s = v1DefaultVolumeInGb
 	}
 	if s >= v2PersistentMinimum {
-		out.Mounts = &v2TemplateMounts{Persistent: &v2PersistentMount{Size: s, Path: path}}
+		out.Mounts = &v2TemplateMounts{Persistent: &podjson.V2PersistentMount{Size: s, Path: path}}
 	}
 	if len(b.errs) > 0 {
 		return nil, "invalid TemplateCreateInput: " + strings.Join(b.errs, "; ")
@@ -227,11 +229,11 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 		out.Disk = &d
 	}
 	if s, ok := b.str("containerRegistryAuthId"); ok || b.isNull("containerRegistryAuthId") {
-		ns := nullableString(s) // null clears; "" is "not set" (unchanged)
+		ns := podjson.NullableString(s) // null clears; "" is "not set" (unchanged)
 		out.Registry = &ns
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok {
-		a := JoinArgs(cmd) // [] → "" clears (H-args)
+		a := podjson.JoinArgs(cmd) // [] → "" clears (H-args)
 		out.Args = &a
 	}
 	if e, ok := b.env("env"); ok {
@@ -263,7 +265,7 @@ func (u *templateUpdate) applyMounts(cur *v2TemplateForPod) string {
 	if !u.needsTemplate() {
 		return ""
 	}
-	pm := v2PersistentMount{Path: v1DefaultMountPath}
+	pm := podjson.V2PersistentMount{Path: v1DefaultMountPath}
 	if c := cur.Mounts.Persistent; c != nil {
 		pm = *c
 	} else if u.volumeInGb == nil {

@@ -1,6 +1,10 @@
 package translate
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/v1gateway/v1gateway/podjson"
+)
 
 // v1Template is the v1 Template schema, restricted to what v2 can fill.
 // dockerEntrypoint, readme, earned and runtimeInMin have no v2 source and are
@@ -35,7 +39,7 @@ func v1TemplateFrom(t *v2TemplateForPod) v1Template {
 		Name:              t.Name,
 		Category:          t.Category,
 		ContainerDiskInGb: t.Disk,
-		DockerStartCmd:    splitPodArgs(t.Args),
+		DockerStartCmd:    podjson.SplitPodArgs(t.Args),
 		Env:               rawOr(t.Env, jsonEmptyObject),
 		ImageName:         t.Image,
 		IsPublic:          ptrTo(t.Public),

@@ -153,8 +153,8 @@ func TestMixedListFollowsTheContract(t *testing.T) {
 		t.Errorf("%d pods with quotes or escapes in args, want most", quoted)
 	}
 	t.Logf("%d bytes, %d pods with quoted args", len(body), quoted)
-	file, err := os.ReadFile("../../translate/testdata/podlistmixed100.json")
+	file, err := os.ReadFile("../../podjson/testdata/podlistmixed100.json")
 	if err != nil || !bytes.Equal(file, body) {
-		t.Errorf("translate/testdata/podlistmixed100.json is not Mixed(100) (%v): regenerate it", err)
+		t.Errorf("podjson/testdata/podlistmixed100.json is not Mixed(100) (%v): regenerate it", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 // with single and double quotes, backslash escapes and JSON escapes (\",
 // \\, \n, \u00e9) appear in every kind but the CPU pod. 100 pods are ~107 KB
 // (the independent measurement's list: 98.7 KB). Valid against the v2
-// contract (canned_test.go); translate/testdata/podlistmixed100.json is
+// contract (canned_test.go); podjson/testdata/podlistmixed100.json is
 // Mixed(100).
 func Mixed(n int) []byte {
 	var b bytes.Buffer

@@ -1,4 +1,4 @@
-package translate
+package podjson
 
 import (
 	"bytes"
@@ -64,7 +64,7 @@ func TestSkipFastTakesValidJSON(t *testing.T) {
 }
 
 // FuzzStr: a string as str reads it is encoding/json's (for valid UTF-8:
-// str keeps invalid bytes, which appendJSONString replaces as
+// str keeps invalid bytes, which AppendString replaces as
 // encoding/json does), and str fails where encoding/json does.
 func FuzzStr(f *testing.F) {
 	for _, s := range []string{`"a"`, `"a\"b\\c\/d\be\ff\ng\rh\ti"`, `"\u00e9\ud83d\ude00\ud83d x\udc00"`, `"\u2028"`, "\"caf\xc3\xa9 \\\"q\\\"\"", `"\x"`, `"abc`} {
@@ -124,7 +124,7 @@ func FuzzStrEscaped(f *testing.F) {
 	})
 }
 
-// FuzzFloat: a number as float reads it and appendJSONFloat writes it is
+// FuzzFloat: a number as float reads it and AppendFloat writes it is
 // encoding/json's (strconv's), for short decimals (the fast paths) and any
 // other number.
 func FuzzFloat(f *testing.F) {
@@ -148,13 +148,13 @@ func FuzzFloat(f *testing.F) {
 			return
 		}
 		enc, _ := json.Marshal(x)
-		if s := string(appendJSONFloat(nil, x)); s != string(enc) {
+		if s := string(AppendFloat(nil, x)); s != string(enc) {
 			t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", x, s, enc)
 		}
 	})
 }
 
-// TestShortDecimals: the fast paths of float and appendJSONFloat on many
+// TestShortDecimals: the fast paths of float and AppendFloat on many
 // decimals of up to 17 digits, and on random float64s, agree with strconv.
 func TestShortDecimals(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -186,7 +186,7 @@ func TestShortDecimals(t *testing.T) {
 				continue
 			}
 			enc, _ := json.Marshal(x)
-			if got := appendJSONFloat(nil, x); string(got) != string(enc) {
+			if got := AppendFloat(nil, x); string(got) != string(enc) {
 				t.Fatalf("appendJSONFloat(%v) = %s, encoding/json %s", x, got, enc)
 			}
 		}
@@ -510,13 +510,13 @@ func TestPodErrorNamesField(t *testing.T) {
 		{`{"pods":[{"id":"a","status":"RUNNING","startedAt":5}]}`, "pods[0]: startedAt: expected a string at byte 50"},
 		{`{"pods":[{"id":"a","status":"RUNNING"}  ,  {"id":"b", "mounts":{"persistent":{"size":-}}}]}`, "pods[1]: mounts: expected a number at byte 85"},
 	} {
-		_, err := decodePodList([]byte(c.doc))
-		var s podStream
-		s.init([]byte(c.doc))
-		var p v2Pod
-		for s.next(&p) {
+		_, err := DecodePodList([]byte(c.doc))
+		var s PodStream
+		s.Init([]byte(c.doc))
+		var p V2Pod
+		for s.Next(&p) {
 		}
-		err2 := s.finish()
+		err2 := s.Finish()
 		if fmt.Sprint(err) != c.want || fmt.Sprint(err2) != c.want {
 			t.Errorf("%s: decodePodList %v, podStream %v, want %s", c.doc, err, err2, c.want)
 		}

@@ -1,4 +1,4 @@
-package translate
+package podjson
 
 import (
 	"encoding/binary"
@@ -11,12 +11,12 @@ import (
 )
 
 // v1 pod encoding: appends to one buffer, no reflection (the counterpart
-// of podjson.go's decoder).
+// of decode.go's decoder).
 
-// appendJSONString appends s as a JSON string: quotes, backslashes and
+// AppendString appends s as a JSON string: quotes, backslashes and
 // control characters escaped, invalid UTF-8 replaced by U+FFFD (as
 // encoding/json does, minus its HTML escaping, which JSON does not need).
-func appendJSONString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	// Room for s and its quotes is made first (escapes, which are rare,
 	// grow b further as they come), so that plain strings, which most
 	// are, are written by stores into it without a check per store.
@@ -58,7 +58,7 @@ func appendJSONString(b []byte, s string) []byte {
 	return d
 }
 
-// appendJSONStringFrom is appendJSONString from s[i:] on, b ending with
+// appendJSONStringFrom is AppendString from s[i:] on, b ending with
 // the opening quote and s[:i], which is plain ASCII.
 func appendJSONStringFrom(b []byte, s string, i int) []byte {
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
@@ -154,8 +154,8 @@ func plainASCII8(x uint64) bool {
 
 const hexDigit = "0123456789abcdef"
 
-// appendJSONFloat formats f as encoding/json does.
-func appendJSONFloat(b []byte, f float64) []byte {
+// AppendFloat formats f as encoding/json does.
+func AppendFloat(b []byte, f float64) []byte {
 	if f == 0 && !math.Signbit(f) {
 		return append(b, '0')
 	}
@@ -287,7 +287,7 @@ func (w *jw) key(k string) {
 	w.b = append(w.b, '"', ':')
 }
 
-func (w *jw) str(k, v string) { w.key(k); w.b = appendJSONString(w.b, v) }
+func (w *jw) str(k, v string) { w.key(k); w.b = AppendString(w.b, v) }
 
 func (w *jw) strOmit(k, v string) {
 	if v != "" {
@@ -299,7 +299,7 @@ func (w *jw) int(k string, v int) { w.key(k); w.b = appendInt(w.b, v) }
 
 func (w *jw) float(k string, v float64) {
 	w.key(k)
-	w.b = appendJSONFloat(w.b, v)
+	w.b = AppendFloat(w.b, v)
 }
 
 func (w *jw) floatPtr(k string, v *float64) {
@@ -322,16 +322,16 @@ func (w *jw) strs(k string, v []string) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendJSONString(w.b, s)
+		w.b = AppendString(w.b, s)
 	}
 	w.b = append(w.b, ']')
 }
 
-// appendV1Pod appends p as JSON; the result equals json.Marshal(p) up to
+// AppendV1Pod appends p as JSON; the result equals json.Marshal(p) up to
 // HTML escaping and the whitespace inside env and ports, for p with its
-// DockerStartCmd split (v1PodFrom; fillV1Pod leaves the args raw, and this
-// writes them as v1PodFrom splits them).
-func appendV1Pod(b []byte, p *v1Pod) []byte {
+// DockerStartCmd split (V1PodFrom; FillV1Pod leaves the args raw, and this
+// writes them as V1PodFrom splits them).
+func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	b = append(b, '{')
 	w := jw{b: b, first: true}
 	w.str("id", p.ID)
@@ -377,7 +377,7 @@ func appendV1Pod(b []byte, p *v1Pod) []byte {
 	w.b = p.PortMappings.appendJSON(w.b)
 	w.key("publicIp")
 	if p.PublicIP != "" {
-		w.b = appendJSONString(w.b, string(p.PublicIP))
+		w.b = AppendString(w.b, string(p.PublicIP))
 	} else {
 		w.b = append(w.b, "null"...)
 	}
@@ -448,28 +448,28 @@ func appendLit(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-// appendV1PodOf appends the v1 Pod of p — R-Pod without include*
-// expansions — as JSON: the same bytes as fillV1Pod then appendV1Pod
+// AppendV1PodOf appends the v1 Pod of p — R-Pod without include*
+// expansions — as JSON: the same bytes as FillV1Pod then AppendV1Pod
 // (podstream_test.go checks it byte for byte), without the intermediate
-// v1Pod. That one points into itself (GPU → gpu), so it lives on the heap,
+// V1Pod. That one points into itself (GPU → gpu), so it lives on the heap,
 // and filling it pod after pod costs a GC write barrier per string while
 // a collection runs: the list path encodes straight from the v2 pod.
-func appendV1PodOf(b []byte, p *v2Pod) []byte {
+func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	// The keys come in a fixed order and "id" is always first, so each
 	// key is appended with its comma as one literal.
 	b = append(b, `{"id":`...)
-	b = appendJSONString(b, p.ID)
+	b = AppendString(b, p.ID)
 	b = append(b, `,"name":`...)
-	b = appendJSONString(b, p.Name)
+	b = AppendString(b, p.Name)
 	b = append(b, `,"image":`...)
 	img := len(b) // imageName is the same string: encoded once
-	b = appendJSONString(b, p.Image)
+	b = AppendString(b, p.Image)
 	imgLen := len(b) - img
 	b = appendLit(b, `,"containerDiskInGb":`)
 	b = appendInt(b, p.Disk)
 	if p.Registry != "" {
 		b = appendLit(b, `,"containerRegistryAuthId":`)
-		b = appendJSONString(b, p.Registry)
+		b = AppendString(b, p.Registry)
 	}
 	w := jw{b: b}
 	b = appendPodArgs(&w, p.Args)
@@ -478,7 +478,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = append(b, `,"ports":`...)
 	b = append(b, rawOr(p.Ports, jsonEmptyArray)...)
 	// One literal a value: a variable ds would be copied by memmove.
-	switch ds := desiredStatus(p.Status); ds {
+	switch ds := DesiredStatus(p.Status); ds {
 	case "":
 	case "RUNNING":
 		b = appendLit(b, `,"desiredStatus":"RUNNING"`)
@@ -488,7 +488,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		b = appendLit(b, `,"desiredStatus":"TERMINATED"`)
 	default: // a value desiredStatus may add later, never dropped here
 		b = append(b, `,"desiredStatus":`...)
-		b = appendJSONString(b, ds)
+		b = AppendString(b, ds)
 	}
 	if p.Locked {
 		b = append(b, `,"locked":true`...)
@@ -498,7 +498,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	// costPerHr and adjustedCostPerHr are the same number: formatted once.
 	b = append(b, `,"costPerHr":`...)
 	n := len(b)
-	b = appendJSONFloat(b, p.Cost)
+	b = AppendFloat(b, p.Cost)
 	cost := len(b) - n
 	b = appendLit(b, `,"adjustedCostPerHr":`)
 	b = append(b, b[n:n+cost]...)
@@ -506,7 +506,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	if g := p.GPU; g != nil {
 		b = append(b, `,"gpu":{"id":`...)
 		gpuID = len(b)
-		b = appendJSONString(b, g.ID)
+		b = AppendString(b, g.ID)
 		gpuIDLen = len(b) - gpuID
 		b = append(b, `,"count":`...)
 		b = appendInt(b, g.Count)
@@ -515,7 +515,7 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	if c := p.CPU; c != nil {
 		if c.ID != "" {
 			b = append(b, `,"cpuFlavorId":`...)
-			b = appendJSONString(b, c.ID)
+			b = AppendString(b, c.ID)
 		}
 		if c.VcpuCount != 0 {
 			b = append(b, `,"vcpuCount":`...)
@@ -536,27 +536,27 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	b = appendInt(b, size)
 	if path != "" {
 		b = appendLit(b, `,"volumeMountPath":`)
-		b = appendJSONString(b, path)
+		b = AppendString(b, path)
 	}
-	var ports []v2RuntimePort
+	var ports []V2RuntimePort
 	if p.Runtime != nil {
 		ports = p.Runtime.Ports
 	}
 	b = append(b, `,"portMappings":`...)
-	b = v1PortMappings(ports).appendJSON(b)
+	b = V1PortMappings(ports).appendJSON(b)
 	if ip := publicIP(ports); ip != "" {
 		b = append(b, `,"publicIp":`...)
-		b = appendJSONString(b, string(ip))
+		b = AppendString(b, string(ip))
 	} else {
 		b = append(b, `,"publicIp":null`...)
 	}
 	if p.StartedAt != "" {
 		b = appendLit(b, `,"lastStartedAt":`)
-		b = appendJSONString(b, p.StartedAt)
+		b = AppendString(b, p.StartedAt)
 	}
 	if p.CreatedAt != "" {
 		b = append(b, `,"createdAt":`...)
-		b = appendJSONString(b, p.CreatedAt)
+		b = AppendString(b, p.CreatedAt)
 	}
 	switch p.Cloud { // interned: the two values are literals
 	case "":
@@ -566,9 +566,9 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 		b = appendLit(b, `,"cloudType":"COMMUNITY"`)
 	default:
 		b = append(b, `,"cloudType":`...)
-		b = appendJSONString(b, p.Cloud)
+		b = AppendString(b, p.Cloud)
 	}
-	// The names runpodctl reads (v1Pod.ImageName): the values above again.
+	// The names runpodctl reads (V1Pod.ImageName): the values above again.
 	b = append(b, `,"imageName":`...)
 	b = append(b, b[img:img+imgLen]...)
 	if g := p.GPU; g != nil {
@@ -583,12 +583,12 @@ func appendV1PodOf(b []byte, p *v2Pod) []byte {
 	}
 	if p.Template != "" {
 		b = append(b, `,"templateId":`...)
-		b = appendJSONString(b, p.Template)
+		b = AppendString(b, p.Template)
 	}
 	return append(b, '}')
 }
 
-// appendPodArgs appends dockerStartCmd as fillV1Pod sets it (H-args: args
+// appendPodArgs appends dockerStartCmd as FillV1Pod sets it (H-args: args
 // split into words, omitted when they cannot be split), without a slice of
 // words: in one pass (appendPodArgsOnePass), or, for the rare args that
 // one pass cannot write (invalid UTF-8, a backslash before a non-ASCII
@@ -603,7 +603,7 @@ func appendPodArgs(w *jw, args string) []byte {
 }
 
 // jsonPlainASCII marks the ASCII bytes that stand for themselves in a JSON
-// string (appendJSONString copies them as they are).
+// string (AppendString copies them as they are).
 var jsonPlainASCII = func() (t [256]bool) {
 	for c := 0x20; c < 0x80; c++ {
 		t[c] = c != '"' && c != '\\'
@@ -612,7 +612,7 @@ var jsonPlainASCII = func() (t [256]bool) {
 }()
 
 // appendEscASCII appends the ASCII byte c, which does not stand for itself
-// in a JSON string, escaped as appendJSONString escapes it.
+// in a JSON string, escaped as AppendString escapes it.
 func appendEscASCII(b []byte, c byte) []byte {
 	switch c {
 	case '"', '\\':
@@ -711,10 +711,10 @@ func appendArgRun(b []byte, s string, i int, lo, q uint64) ([]byte, int) {
 }
 
 // appendArgRune appends the non-ASCII UTF-8 sequence at s[i:] as
-// appendJSONString writes it, and returns the index after it; ok is false
+// AppendString writes it, and returns the index after it; ok is false
 // when it is not valid UTF-8. (Valid and every byte non-ASCII, it lies in
 // one run of args, and everything before it in its word was written whole
-// runes: it is the rune appendJSONString decodes in the word.)
+// runes: it is the rune AppendString decodes in the word.)
 func appendArgRune(b []byte, s string, i int) (_ []byte, next int, ok bool) {
 	r, size := utf8.DecodeRuneInString(s[i:])
 	if r == utf8.RuneError && size == 1 {
@@ -743,11 +743,11 @@ func skipArgSpace(s string, i int) int {
 }
 
 // appendPodArgsOnePass is appendQuotedPodArgs in one pass: the words are
-// split as SplitArgs splits them and written as appendJSONString writes
+// split as SplitArgs splits them and written as AppendString writes
 // them, straight into the answer, runs of bytes that stand for themselves
 // at once. ok is false, and w is to be restored, for args with invalid
 // UTF-8 or a backslash before a non-ASCII byte outside quotes
-// (appendJSONString's handling of those depends on a whole word, which
+// (AppendString's handling of those depends on a whole word, which
 // quotes may cut into pieces).
 func appendPodArgsOnePass(w *jw, s string) (_ []byte, ok bool) {
 	mark, first := len(w.b), w.first
@@ -867,7 +867,7 @@ func appendPodArgsOnePass(w *jw, s string) (_ []byte, ok bool) {
 	}
 }
 
-// appendJSONByte appends the ASCII byte c as appendJSONString writes it.
+// appendJSONByte appends the ASCII byte c as AppendString writes it.
 func appendJSONByte(b []byte, c byte) []byte {
 	if jsonPlainASCII[c] {
 		return append(b, c)
@@ -878,7 +878,7 @@ func appendJSONByte(b []byte, c byte) []byte {
 // appendQuotedPodArgs is appendPodArgs for any args (it serves those with
 // non-ASCII bytes, which are rare): the words are split (SplitArgs)
 // straight into the answer, without a string per word; on an unterminated
-// quote dockerStartCmd is left out, as fillV1Pod leaves it.
+// quote dockerStartCmd is left out, as FillV1Pod leaves it.
 func appendQuotedPodArgs(w *jw, args string) []byte {
 	mark, first := len(w.b), w.first
 	w.key("dockerStartCmd")
@@ -904,11 +904,11 @@ func appendQuotedPodArgs(w *jw, args string) []byte {
 			w.b = append(w.b, '"', '"')
 			continue
 		}
-		w.b = appendJSONString(w.b, unsafe.String(&word[0], len(word)))
+		w.b = AppendString(w.b, unsafe.String(&word[0], len(word)))
 	}
 }
 
-func appendV1PodGPU(b []byte, g *v1PodGPU) []byte {
+func appendV1PodGPU(b []byte, g *V1PodGPU) []byte {
 	b = append(b, '{')
 	w := jw{b: b, first: true}
 	w.str("id", g.ID)
@@ -921,19 +921,14 @@ func appendV1PodGPU(b []byte, g *v1PodGPU) []byte {
 
 var jsonNull = []byte("null")
 
-// appendV1Pods appends a JSON array of pods.
-func appendV1Pods(b []byte, pods []v1Pod) []byte {
+// AppendV1Pods appends a JSON array of pods.
+func AppendV1Pods(b []byte, pods []V1Pod) []byte {
 	b = append(b, '[')
 	for i := range pods {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendV1Pod(b, &pods[i])
+		b = AppendV1Pod(b, &pods[i])
 	}
 	return append(b, ']')
-}
-
-// podAnswer is a v1 answer with one pod.
-func podAnswer(status int, p *v1Pod) *Result {
-	return &Result{Status: status, Body: pooledBody(appendV1Pod(getAnswerBuf(1024), p))}
 }

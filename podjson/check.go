@@ -1,24 +1,35 @@
-package translate
+package podjson
 
 import (
+	"errors"
 	"fmt"
 	"unicode/utf8"
 )
 
-// MaxJSONDepth is how deeply a v1 request body may nest objects and arrays.
-// The deepest v1 body (a pod's env map inside the body object) needs 2;
-// anything far beyond is hostile or a mistake, and is refused with 400
-// before it costs the decoder any work.
+// MaxJSONDepth is how deeply a v1 request body may nest objects and arrays
+// (CheckJSON). The deepest v1 body (a pod's env map inside the body
+// object) needs 2; anything far beyond is hostile or a mistake, and is
+// refused before it costs the decoder any work.
 const MaxJSONDepth = 32
 
-// checkJSONInput refuses, with a message naming the problem, what
-// encoding/json would otherwise accept silently or at great cost: invalid
-// UTF-8 (json replaces it with U+FFFD), nesting deeper than MaxJSONDepth
-// (json allows 10000 levels), and duplicate object keys at any level (json
-// keeps the last one: the input is ambiguous, so it is rejected naming the
-// key). Syntax errors are left to the decoder, which reports them with an
-// offset: checkJSONInput returns "" for them.
-func checkJSONInput(body []byte) string {
+// CheckJSON refuses a v1 request body, with an error whose message names
+// the problem for the client, that encoding/json would otherwise accept
+// silently or at great cost: invalid UTF-8 (json replaces it with
+// U+FFFD), nesting deeper than MaxJSONDepth (json allows 10000 levels),
+// lone UTF-16 surrogates in \u escapes (json replaces them with U+FFFD),
+// and duplicate object keys at any level (json keeps the last one: the
+// input is ambiguous, so it is rejected naming the key). Syntax errors
+// are left to the decoder, which reports them with an offset: CheckJSON
+// returns nil for them.
+func CheckJSON(body []byte) error {
+	if msg := checkJSON(body); msg != "" {
+		return errors.New(msg)
+	}
+	return nil
+}
+
+// checkJSON is CheckJSON's message, or "".
+func checkJSON(body []byte) string {
 	if !utf8.Valid(body) {
 		off := 0
 		for off < len(body) {
@@ -72,7 +83,7 @@ func checkJSONInput(body []byte) string {
 // compared decoded, as encoding/json compares them ("ab" and "a\u0062"
 // are the same key). Every top-level value of body is looked at, as
 // encoding/json's token stream would. It walks body with the pod
-// decoder's scanner (jsonscan.go), which allocates nothing for plain keys;
+// decoder's scanner (scanner.go), which allocates nothing for plain keys;
 // it replaced a walk over encoding/json's Token, which took a fifth of a
 // pod create's handler time (TestDuplicateKeyAgreesWithTheTokenWalk,
 // FuzzCheckJSONInput).

@@ -1,4 +1,4 @@
-package translate
+package podjson
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"unsafe"
 )
 
-// jreader: the small JSON scanner behind the pod decoder (podjson.go). It
+// jreader: the small JSON scanner behind the pod decoder (decode.go). It
 // validates as it reads (RFC 8259: strings, escapes, numbers, literals,
 // nesting bounded by maxJSONDepth) and hands out strings that share the
 // input's memory. fieldKey recognises the members of an object by the
@@ -32,19 +32,19 @@ type jreader struct {
 	i   int
 	err error
 	// base is the offset of b[0] in the document (non-zero when b is a
-	// window on an answer read as a stream: podStream.src), for messages.
+	// window on an answer read as a stream: PodStream.src), for messages.
 	base int
 
 	// Where the parts of pods are decoded.
-	podStorage
+	PodStorage
 
 	// stream: pods are decoded one at a time into reused storage (see
-	// podStream).
+	// PodStream).
 	stream bool
 	// reuseStrings: the strings with escapes of a pod are decoded into
 	// scratch, reused by the next pod (set where a pod's strings are
 	// already valid only until the next one: a stream read through a
-	// window, podStream.initReader).
+	// window, PodStream.InitReader).
 	reuseStrings bool
 	// podField is the field of the pod member read last (pod), to name
 	// it in an error.
@@ -54,33 +54,35 @@ type jreader struct {
 	keyOrders
 }
 
-// podStorage is where a jreader puts the parts of the pods it decodes:
+// PodStorage is where a jreader puts the parts of the pods it decodes:
 // chunked storage for the small structs of many pods (one allocation per
 // chunk instead of one per pod); in stream mode, net is the reused buffer
 // of network mounts and scratch that of strings with escapes
-// (reuseStrings). A stream reuses it for each pod (resetPodStorage), and a
-// streamed list for each request (listScratch).
-type podStorage struct {
-	gpus    slab[v2PodGPU]
-	cpus    slab[v2PodCPU]
-	mounts_ slab[v2PersistentMount]
-	rts     slab[v2PodRuntime]
-	ports   []v2RuntimePort
-	net     []v2NetworkMount
+// (reuseStrings). A stream reuses it for each pod (resetPodStorage); a
+// caller that streams many answers keeps one for the next stream
+// (PodStream.InitReader, PodStream.Release) and empties it with Clear
+// before it keeps it.
+type PodStorage struct {
+	gpus    slab[V2PodGPU]
+	cpus    slab[V2PodCPU]
+	mounts_ slab[V2PersistentMount]
+	rts     slab[V2PodRuntime]
+	ports   []V2RuntimePort
+	net     []V2NetworkMount
 	scratch []byte
 }
 
-// Past these sizes a buffer of a podStorage is dropped by clear, not kept.
+// Past these sizes a buffer of a PodStorage is dropped by Clear, not kept.
 const (
 	maxKeptPorts        = 1024
 	maxKeptNetMounts    = 64
 	maxKeptScratchBytes = 64 << 10
 )
 
-// clear empties st for another reader: no element keeps a reference
+// Clear empties st for another reader: no element keeps a reference
 // (to strings of an answer, to other storage), and a buffer grown past
 // what usual pods need is dropped.
-func (st *podStorage) clear() {
+func (st *PodStorage) Clear() {
 	st.gpus.clear()
 	st.cpus.clear()
 	st.mounts_.clear()
@@ -1415,7 +1417,7 @@ func internKeyWords(kw keyWords) uint8 {
 		}
 	}
 	if keyWordsTab.n == len(keyWordsTab.w) {
-		panic("translate: too many distinct object keys for keyWordsTab")
+		panic("podjson: too many distinct object keys for keyWordsTab")
 	}
 	keyWordsTab.w[keyWordsTab.n] = kw
 	keyWordsTab.n++

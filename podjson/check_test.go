@@ -1,16 +1,25 @@
-package translate
+package podjson
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
+
+	"github.com/v1gateway/v1gateway/internal/speccheck"
 )
 
-func utf8Valid(b []byte) bool { return utf8.Valid(b) }
+// checkMessage is CheckJSON's message, or "".
+func checkMessage(b []byte) string {
+	if err := CheckJSON(b); err != nil {
+		return err.Error()
+	}
+	return ""
+}
 
 func TestCheckJSONInput(t *testing.T) {
 	deep := strings.Repeat(`{"a":`, MaxJSONDepth+1) + "1" + strings.Repeat("}", MaxJSONDepth+1)
@@ -42,47 +51,83 @@ func TestCheckJSONInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got := checkJSONInput([]byte(tc.body))
+			got := checkMessage([]byte(tc.body))
 			if tc.want == "" && got != "" || tc.want != "" && !strings.Contains(got, tc.want) {
-				t.Fatalf("checkJSONInput = %q, want %q", got, tc.want)
+				t.Fatalf("CheckJSON: %q, want %q", got, tc.want)
 			}
 		})
 	}
 }
 
-// Every body decoder goes through parseBodyObject, so each refuses them.
-func TestBodyDecodersRefuseAmbiguousJSON(t *testing.T) {
-	for name := range sampleBodies {
-		op := mustOp(t, name)
-		for _, body := range []string{`{"name":"a","name":"b"}`, "{\"name\":\"\xff\"}", strings.Repeat(`{"a":`, 40) + "1" + strings.Repeat("}", 40)} {
-			res := op.Plan(t.Context(), &Request{Op: op, Params: sampleRequest(op, "x").Params, Body: []byte(body)}, newFake(t))
-			if res.Status != 400 {
-				t.Errorf("%s %q: status %d: %s", name, body, res.Status, res.Body)
-			}
-		}
+// FuzzCheckJSONInput: never a panic; what it passes, encoding/json decodes
+// without loss of meaning (valid UTF-8, bounded depth, no duplicate key).
+func FuzzCheckJSONInput(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`, `{"a":[{"b":1},{"b":2}]}`, "{\"a\":\"\xff\"}",
+		strings.Repeat("[", 40) + strings.Repeat("]", 40), `{"a\u0062":1,"ab":2}`, `{"a":"\"{["}`, `[1,2`, `{"a":}`} {
+		f.Add([]byte(s))
 	}
+	for _, ex := range v1SpecExamples(f) {
+		f.Add(ex)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if CheckJSON(b) != nil || !json.Valid(b) {
+			return
+		}
+		// UseNumber: a number beyond float64 (1e400) is valid JSON whose
+		// range the typed v1 decoders check and report themselves.
+		dec := json.NewDecoder(bytes.NewReader(b))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			t.Fatalf("passed %q, which does not decode: %v", b, err)
+		}
+		if !utf8.Valid(b) {
+			t.Fatalf("passed invalid UTF-8 %q", b)
+		}
+	})
 }
 
-// Regression (found by FuzzV2AnswerMapping): a create answer without an id
-// made CreatePod lock "PATCH /v2/pods/" — the collection, not a pod.
-func TestCreatePodLockNeedsAnID(t *testing.T) {
-	old := Sleep
-	Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	defer func() { Sleep = old }()
-	op := mustOp(t, "CreatePod")
-	for _, answer := range []string{`{}`, `{"id":""}`, `{"id":".."}`} {
-		c := &answerAll{status: 201, body: []byte(answer), max: 12}
-		res := op.Plan(context.Background(), sampleRequest(op, ""), c)
-		for _, call := range c.calls {
-			checkDeclaredCall(t, op, "", call)
-			if call.Method == "PATCH" {
-				t.Errorf("answer %s: PATCH %s", answer, call.Path)
+// v1SpecExamples returns the JSON examples of the v1 contract (nil when
+// the specs are absent), as fuzz seeds: the request bodies CheckJSON is
+// for. (translate's specExamples, for v1's document.)
+func v1SpecExamples(tb testing.TB) [][]byte {
+	const file = "v1.openapi.json"
+	dir, err := speccheck.SpecsDir() // V1GW_SPECS_DIR, else the shared or downloaded specs
+	var raw []byte
+	if err == nil {
+		raw, err = os.ReadFile(filepath.Join(dir, file))
+	}
+	if err != nil {
+		tb.Logf("specs not found (%v): seeding without the spec examples", err)
+		return nil
+	}
+	var doc any
+	if json.Unmarshal(raw, &doc) != nil {
+		return nil
+	}
+	var out [][]byte
+	var walk func(v any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, c := range x {
+				if k == "example" || k == "value" {
+					if _, obj := c.(map[string]any); obj {
+						if b, err := json.Marshal(c); err == nil {
+							out = append(out, b)
+						}
+					}
+				}
+				walk(c)
+			}
+		case []any:
+			for _, c := range x {
+				walk(c)
 			}
 		}
-		if res.Status < 300 && !strings.Contains(strings.Join(res.Warnings, " "), "locked=true could not be applied") {
-			t.Errorf("answer %s: %d without a lock warning: %q", answer, res.Status, res.Warnings)
-		}
 	}
+	walk(doc)
+	return out
 }
 
 // TestSkipMatchesValid: the pod decoder's skip accepts exactly the values

@@ -1,9 +1,7 @@
-package translate
+package podjson
 
 import (
 	"errors"
-	"io"
-	"net/http"
 	"strconv"
 	"sync"
 	"unsafe"
@@ -12,9 +10,9 @@ import (
 // The pod list is the gateway's hot path (GET /v1/pods, docs/design.md §10).
 // encoding/json spends most of its time validating, reflecting and
 // allocating; this file decodes v2 pods with the hand-written scanner of
-// jsonscan.go, and podencode.go encodes v1 pods by appending to one buffer.
+// scanner.go, and encode.go encodes v1 pods by appending to one buffer.
 // Both are checked against encoding/json (same result on every fixture,
-// and under fuzzing; see pods_test.go and pods_fuzz_test.go).
+// and under fuzzing; see rpod_test.go and stream_test.go).
 //
 // Decoded strings are substrings of one copy of the answer (no allocation
 // per field); env and ports are kept as raw JSON and copied to the v1
@@ -31,10 +29,10 @@ func (r *jreader) resetPodStorage() {
 	r.scratch = r.scratch[:0]
 }
 
-// decodePodList decodes a v2 ListPodsResponse ({"pods": [...]}, required).
-func decodePodList(b []byte) ([]v2Pod, error) {
+// DecodePodList decodes a v2 ListPodsResponse ({"pods": [...]}, required).
+func DecodePodList(b []byte) ([]V2Pod, error) {
 	r := newJReader(b)
-	var pods []v2Pod
+	var pods []V2Pod
 	seen := false
 	if r.beginObject() {
 		first := true
@@ -49,14 +47,14 @@ func decodePodList(b []byte) ([]v2Pod, error) {
 				continue
 			}
 			if pods == nil {
-				pods = make([]v2Pod, 0, len(b)/600+1)
+				pods = make([]V2Pod, 0, len(b)/600+1)
 			}
 			if !r.beginArray() {
 				break
 			}
 			fa := true
 			for r.nextElem(&fa) {
-				pods = append(pods, v2Pod{})
+				pods = append(pods, V2Pod{})
 				if r.pod(&pods[len(pods)-1]); r.err != nil {
 					r.err = podErr(len(pods)-1, r.err)
 				}
@@ -76,16 +74,16 @@ func decodePodList(b []byte) ([]v2Pod, error) {
 // podBox is a pod with room for its parts: one allocation for a single pod
 // instead of one per part (and chunks sized for lists).
 type podBox struct {
-	p   v2Pod
-	gpu [1]v2PodGPU
-	cpu [1]v2PodCPU
-	pm  [1]v2PersistentMount
-	rt  [1]v2PodRuntime
+	p   V2Pod
+	gpu [1]V2PodGPU
+	cpu [1]V2PodCPU
+	pm  [1]V2PersistentMount
+	rt  [1]V2PodRuntime
 	// The runtime's ports: most pods expose a few (list chunks are 128).
-	ports [4]v2RuntimePort
+	ports [4]V2RuntimePort
 }
 
-// learnedKeyOrders keeps the key orders of the pods decodePod read last.
+// learnedKeyOrders keeps the key orders of the pods DecodePod read last.
 // A single pod has no earlier pod of its own to predict its keys from
 // (fieldKey), but every v2 answer lists them in one order: without this,
 // each GET of one pod would look every key up the slow way. The orders
@@ -93,8 +91,8 @@ type podBox struct {
 // depends on them.
 var learnedKeyOrders sync.Pool // *keyOrders
 
-// decodePod decodes one v2 Pod.
-func decodePod(b []byte) (*v2Pod, error) {
+// DecodePod decodes one v2 Pod.
+func DecodePod(b []byte) (*V2Pod, error) {
 	r := jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
 	ko := r.takeKeyOrders()
 	box := new(podBox)
@@ -107,44 +105,6 @@ func decodePod(b []byte) (*v2Pod, error) {
 		return nil, r.err
 	}
 	return &box.p, nil
-}
-
-// podStream decodes the pods of a v2 ListPodsResponse one at a time, with
-// decodePodList's semantics (same pods, same errors), but without a slice
-// of pods: each pod is decoded into the caller's v2Pod, and its parts
-// (gpu, cpu, mounts, runtime ports) into storage reused by the next pod, so
-// a pod is valid until the next call of next. The gateway's largest answer
-// (GET /v1/pods) is thus mapped and encoded pod by pod with a few
-// allocations in all, instead of a 100-pod slice for the garbage collector
-// to zero, scan and free.
-//
-//	var s podStream
-//	s.init(body)
-//	for s.next(&p) { … }
-//	err := s.finish()
-//
-// Like encoding/json, a repeated "pods" member replaces the earlier one: s.resets
-// counts the "pods" members seen, and a caller that keeps something per
-// pod starts over when it changes.
-type podStream struct {
-	r  jreader
-	ko *keyOrders // taken at init, given back at finish
-	// src, when set, is the rest of the answer after r.b (a window that
-	// fill reads into): see podstreamio.go.
-	src       io.Reader
-	srcErr    error // what ended src: io.EOF at its end
-	buf       []byte
-	state     uint8 // 0: before the object, 1: in its members, 2: in the pods array, 3: done
-	firstKey  bool
-	firstElem bool
-	seen      bool
-	resets    int
-	n         int // pods decoded since the last "pods" member began
-}
-
-func (s *podStream) init(b []byte) {
-	s.r = jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), stream: true}
-	s.ko = s.r.takeKeyOrders()
 }
 
 // takeKeyOrders starts r from the key orders learnt last
@@ -163,186 +123,6 @@ func (r *jreader) takeKeyOrders() *keyOrders {
 func (r *jreader) giveKeyOrders(ko *keyOrders) {
 	*ko = r.keyOrders
 	learnedKeyOrders.Put(ko)
-}
-
-// next decodes the next pod into p; false at the end of the list or on an
-// error (see finish).
-func (s *podStream) next(p *v2Pod) bool {
-	r := &s.r
-	for {
-		if s.src != nil && !s.fill() {
-			s.state = 3
-			return false
-		}
-		switch s.state {
-		case 0:
-			s.state = 3
-			if !r.beginObject() {
-				return false
-			}
-			s.state, s.firstKey = 1, true
-		case 1:
-			k, ok := r.nextKey(&s.firstKey)
-			if !ok {
-				s.state = 3
-				return false
-			}
-			if k != "pods" {
-				if s.src != nil && !s.fillValue() {
-					s.state = 3
-					return false
-				}
-				r.skip()
-				continue
-			}
-			if s.src != nil && r.peek() != '[' && !s.fillValue() {
-				s.state = 3
-				return false
-			}
-			s.seen = true
-			s.resets++
-			s.n = 0
-			if r.null() {
-				continue
-			}
-			if !r.beginArray() {
-				s.state = 3
-				return false
-			}
-			s.state, s.firstElem = 2, true
-		case 2:
-			if !r.nextElem(&s.firstElem) {
-				s.state = 1
-				if r.err != nil {
-					s.state = 3
-					return false
-				}
-				continue
-			}
-			if s.src != nil && s.srcErr == nil && len(r.b)-r.i < streamLowWater {
-				// Little of the window is left: read on before the
-				// pod rather than decode it twice when it is cut.
-				s.more()
-			}
-			*p = v2Pod{}
-			r.resetPodStorage()
-			start := r.i
-			r.pod(p)
-			if r.err != nil && s.src != nil && s.srcErr == nil {
-				// The window may end inside this pod (podstreamio.go):
-				// read the pod whole and decode it again.
-				r.i, r.err = start, nil
-				if !s.fillValue() {
-					s.state = 3
-					return false
-				}
-				*p = v2Pod{}
-				r.resetPodStorage()
-				r.pod(p)
-			}
-			if r.err != nil {
-				r.err = podErr(s.n, r.err)
-				s.state = 3
-				return false
-			}
-			s.n++
-			return true
-		default:
-			return false
-		}
-	}
-}
-
-// finish reads to the end of the document and returns decodePodList's
-// error, if any.
-func (s *podStream) finish() error {
-	for s.state != 3 {
-		var p v2Pod
-		s.next(&p)
-	}
-	if s.src != nil {
-		for s.r.err == nil && s.more() {
-		}
-		if s.srcErr != nil && s.srcErr != io.EOF {
-			return &SourceError{s.srcErr}
-		}
-	}
-	if s.ko != nil {
-		s.r.giveKeyOrders(s.ko)
-		s.ko = nil
-	}
-	s.r.end()
-	if s.r.err != nil {
-		return s.r.err
-	}
-	if !s.seen {
-		return errors.New("no pods property")
-	}
-	return nil
-}
-
-// Answer buffers are recycled: v1 pod answers are built in buffers from a
-// pool, and the proxy hands each Result.Body back with ReleaseBody once it
-// has written it. Only buffers handed out here are ever reused — a bounded
-// set of outstanding buffers says which — so releasing any other body (a
-// constant, a json.Marshal result) does nothing.
-var answerBufs = struct {
-	pool sync.Pool // *[]byte
-	mu   sync.Mutex
-	out  map[*byte]struct{} // outstanding pooled bodies (at most maxOutstandingBodies)
-}{out: map[*byte]struct{}{}}
-
-// maxOutstandingBodies bounds the bodies awaiting ReleaseBody: a caller
-// that never releases (a test calling plans directly) costs at most this
-// many buffers kept alive.
-const maxOutstandingBodies = 256
-
-// getAnswerBuf returns an empty buffer, with room for hint bytes when it is
-// a new one.
-func getAnswerBuf(hint int) []byte {
-	if v, ok := answerBufs.pool.Get().(*[]byte); ok {
-		return (*v)[:0]
-	}
-	return make([]byte, 0, hint)
-}
-
-// putAnswerBuf gives b (not outstanding: never a Result's Body) back to
-// the pool.
-func putAnswerBuf(b []byte) {
-	b = b[:0]
-	answerBufs.pool.Put(&b)
-}
-
-// pooledBody records b (built in a getAnswerBuf buffer) as outstanding.
-func pooledBody(b []byte) []byte {
-	if cap(b) == 0 {
-		return b
-	}
-	answerBufs.mu.Lock()
-	if len(answerBufs.out) >= maxOutstandingBodies {
-		clear(answerBufs.out) // forgotten ones are left to the garbage collector
-	}
-	answerBufs.out[unsafe.SliceData(b)] = struct{}{}
-	answerBufs.mu.Unlock()
-	return b
-}
-
-// ReleaseBody gives back the Body of a Result once it has been written and
-// is no longer used, so that its buffer serves another answer. Bodies that
-// were not built in a pooled buffer are ignored.
-func ReleaseBody(b []byte) {
-	if cap(b) == 0 {
-		return
-	}
-	p := unsafe.SliceData(b)
-	answerBufs.mu.Lock()
-	_, ok := answerBufs.out[p]
-	delete(answerBufs.out, p)
-	answerBufs.mu.Unlock()
-	if ok {
-		b = b[:0]
-		answerBufs.pool.Put(&b)
-	}
 }
 
 // intern returns a constant for common enum values (no allocation).
@@ -429,7 +209,7 @@ var podKeyLits = func() keyTable {
 	return t
 }()
 
-func (r *jreader) pod(p *v2Pod) {
+func (r *jreader) pod(p *V2Pod) {
 	if !r.beginFields(&r.podKeys) {
 		return
 	}
@@ -474,7 +254,7 @@ func (r *jreader) pod(p *v2Pod) {
 		case pfDisk:
 			p.Disk = r.integer()
 		case pfMounts:
-			p.Mounts = v2Mounts{}
+			p.Mounts = V2Mounts{}
 			if !r.null() {
 				r.mounts(&p.Mounts)
 			}
@@ -529,7 +309,7 @@ func podErr(i int, err error) error {
 	return errors.New("pods[" + strconv.Itoa(i) + "]: " + err.Error())
 }
 
-func (r *jreader) mounts(m *v2Mounts) {
+func (r *jreader) mounts(m *V2Mounts) {
 	if !r.beginFields(&r.mountKeys) {
 		return
 	}
@@ -588,7 +368,7 @@ func (r *jreader) mounts(m *v2Mounts) {
 			}
 			fa := true
 			for r.nextElem(&fa) {
-				var n v2NetworkMount
+				var n V2NetworkMount
 				if !r.beginObject() {
 					return
 				}
@@ -639,7 +419,7 @@ const (
 	rtPortClose     = 5
 )
 
-func (r *jreader) gpu(g *v2PodGPU) {
+func (r *jreader) gpu(g *V2PodGPU) {
 	if !r.beginFields(&r.gpuKeys) {
 		return
 	}
@@ -668,7 +448,7 @@ func (r *jreader) gpu(g *v2PodGPU) {
 	}
 }
 
-func (r *jreader) cpu(c *v2PodCPU) {
+func (r *jreader) cpu(c *V2PodCPU) {
 	if !r.beginFields(&r.cpuKeys) {
 		return
 	}
@@ -698,7 +478,7 @@ func (r *jreader) cpu(c *v2PodCPU) {
 	}
 }
 
-func (r *jreader) runtime(rt *v2PodRuntime) {
+func (r *jreader) runtime(rt *V2PodRuntime) {
 	if !r.beginFields(&r.rtKeys) {
 		return
 	}
@@ -729,7 +509,7 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 		start := len(r.ports)
 		fa := true
 		for r.nextElem(&fa) {
-			var p v2RuntimePort
+			var p V2RuntimePort
 			if !r.beginFields(&r.portKeys) {
 				return
 			}
@@ -763,7 +543,7 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 			}
 			if len(r.ports) == cap(r.ports) {
 				n := len(r.ports) - start
-				nb := make([]v2RuntimePort, n, max(128, 2*n))
+				nb := make([]V2RuntimePort, n, max(128, 2*n))
 				copy(nb, r.ports[start:])
 				r.ports, start = nb, 0
 			}
@@ -773,20 +553,19 @@ func (r *jreader) runtime(rt *v2PodRuntime) {
 	}
 }
 
-// decodePodAnswer decodes the v2 pod of an answer, or returns the 502.
-func decodePodAnswer(a *V2Answer) (*v2Pod, *Result) {
-	p, err := decodePod(a.Body)
-	if err != nil {
-		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod the gateway cannot read: "+err.Error())
+// keepEmpty returns b emptied, or nil if its capacity is over max.
+func keepEmpty[T any](b []T, max int) []T {
+	if cap(b) > max {
+		return nil
 	}
-	return p, nil
+	return b[:0]
 }
 
-// decodePodListAnswer decodes the pods of a v2 list answer, or returns the 502.
-func decodePodListAnswer(a *V2Answer) ([]v2Pod, *Result) {
-	pods, err := decodePodList(a.Body)
-	if err != nil {
-		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
+// keepCleared is keepEmpty, with every element of b's capacity zeroed
+// (for elements that hold references).
+func keepCleared[T any](b []T, max int) []T {
+	if b = keepEmpty(b, max); b != nil {
+		clear(b[:cap(b)])
 	}
-	return pods, nil
+	return b
 }
