@@ -191,7 +191,9 @@ func FuzzPodListDecode(f *testing.F) {
 }
 
 // FuzzPodJSONEquivalence drives the generator of TestPodJSONMatchesEncodingJSON
-// with fuzzed seeds.
+// with fuzzed seeds: R-Pod's reference (FillV1Pod, AppendV1Pod) on the
+// hand-written decoder against encoding/json, and the fused encoder
+// (AppendV1PodOf) against the reference, byte for byte.
 func FuzzPodJSONEquivalence(f *testing.F) {
 	f.Add(uint64(1), uint64(2), false)
 	f.Fuzz(func(t *testing.T, s1, s2 uint64, spaced bool) {
@@ -213,6 +215,9 @@ func FuzzPodJSONEquivalence(f *testing.F) {
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("answers differ for %s", body)
 		}
+		// And the fused encoder (AppendV1PodOf, from a PodStream) writes
+		// the reference's bytes (FillV1Pod, AppendV1Pod).
+		sameStreamedList(t, body)
 	})
 }
 
