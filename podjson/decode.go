@@ -29,6 +29,65 @@ func (r *jreader) resetPodStorage() {
 	r.scratch = r.scratch[:0]
 }
 
+// PodStorage is where a jreader puts the parts of the pods it decodes:
+// chunked storage for the small structs of many pods (one allocation per
+// chunk instead of one per pod); in stream mode, net is the reused buffer
+// of network mounts and scratch that of strings with escapes
+// (reuseStrings). A stream reuses it for each pod (resetPodStorage); a
+// caller that streams many answers keeps one for the next stream
+// (PodStream.InitReader, PodStream.Release) and empties it with Clear
+// before it keeps it.
+type PodStorage struct {
+	gpus    slab[V2PodGPU]
+	cpus    slab[V2PodCPU]
+	mounts_ slab[V2PersistentMount]
+	rts     slab[V2PodRuntime]
+	ports   []V2RuntimePort
+	net     []V2NetworkMount
+	scratch []byte
+}
+
+// Past these sizes a buffer of a PodStorage is dropped by Clear, not kept.
+const (
+	maxKeptPorts        = 1024
+	maxKeptNetMounts    = 64
+	maxKeptScratchBytes = 64 << 10
+)
+
+// Clear empties st for another reader: no element keeps a reference
+// (to strings of an answer, to other storage), and a buffer grown past
+// what usual pods need is dropped.
+func (st *PodStorage) Clear() {
+	st.gpus.clear()
+	st.cpus.clear()
+	st.mounts_.clear()
+	st.rts.clear()
+	st.ports = keepCleared(st.ports, maxKeptPorts)
+	st.net = keepCleared(st.net, maxKeptNetMounts)
+	st.scratch = keepEmpty(st.scratch, maxKeptScratchBytes)
+}
+
+// slab hands out pointers to elements of chunks that never grow in place,
+// so that the pointers stay valid.
+type slab[T any] struct{ buf []T }
+
+// clear empties the current chunk and zeroes its elements (earlier
+// chunks are left to the elements handed out from them).
+func (s *slab[T]) clear() { s.buf = keepCleared(s.buf, cap(s.buf)) }
+
+func (s *slab[T]) new() *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 32)
+	}
+	s.buf = s.buf[:len(s.buf)+1]
+	e := &s.buf[len(s.buf)-1]
+	// Zeroed: in stream mode the element held the previous pod's part,
+	// and a part given only in part must not keep its values.
+	var zero T
+	*e = zero
+	return e
+}
+
 // DecodePodList decodes a v2 ListPodsResponse ({"pods": [...]}, required).
 func DecodePodList(b []byte) ([]V2Pod, error) {
 	r := newJReader(b)
