@@ -152,6 +152,7 @@ var learnedKeyOrders sync.Pool // *keyOrders
 
 // DecodePod decodes one v2 Pod.
 func DecodePod(b []byte) (*V2Pod, error) {
+	// unsafe: a string view of b, valid while b is not written (answers are read once); FuzzPodListDecode, translate's FuzzV2AnswerMapping.
 	r := jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
 	ko := r.takeKeyOrders()
 	box := new(podBox)

@@ -42,6 +42,7 @@ func AppendString(b []byte, s string) []byte {
 	// Plain ASCII (no quote, backslash or control character) is checked
 	// and copied eight bytes at a time (SWAR): whole words, then the last
 	// eight bytes, overlapping the ones already written.
+	// unsafe: a read-only byte view of s, never written through; FuzzAppendJSONString.
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	last := len(w) - 8
 	i := 0
@@ -63,6 +64,7 @@ func AppendString(b []byte, s string) []byte {
 // appendJSONStringFrom is AppendString from s[i:] on, b ending with
 // the opening quote and s[:i], which is plain ASCII.
 func appendJSONStringFrom(b []byte, s string, i int) []byte {
+	// unsafe: a read-only byte view of s, never written through; FuzzAppendJSONString.
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	start := i
 	for i < len(s) {
@@ -122,6 +124,7 @@ func appendJSONStringFrom(b []byte, s string, i int) []byte {
 // bytes past len(b) are for the caller to keep or not), without checking
 // it again (load64's counterpart).
 func store64(b []byte, i int, x uint64) {
+	// unsafe: writes b[i:i+8] unchecked, relying on the caller's i+8 <= cap(b); FuzzAppendJSONString, FuzzAppendPodArgs, FuzzArgRunEnd.
 	binary.LittleEndian.PutUint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:], x)
 }
 
@@ -133,6 +136,7 @@ func plainShortASCII(s string) bool {
 	var x uint64
 	switch n := len(s); {
 	case n >= 4:
+		// unsafe: read-only views of s's first and last four bytes (n >= 4 here); FuzzAppendJSONString.
 		x = uint64(binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s), 4))) |
 			uint64(binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[n-4:]), 4)))<<32
 	case n > 0:

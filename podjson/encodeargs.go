@@ -76,6 +76,7 @@ func argStops(x, lo, q uint64) uint64 {
 // overlapping the ones already read (those shifted out, and 'a's, which
 // end nothing, shifted in).
 func argRunEnd(s string, i int, lo, q uint64) int {
+	// unsafe: a read-only byte view of s, never written through; FuzzArgRunEnd.
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	for ; i+8 <= len(w); i += 8 {
 		if m := argStops(load64(w, i), lo, q); m != 0 {
@@ -107,6 +108,7 @@ func argRunEnd(s string, i int, lo, q uint64) int {
 // the run is kept (the last eight of s overlapping the ones already read,
 // as in argRunEnd).
 func appendArgRun(b []byte, s string, i int, lo, q uint64) ([]byte, int) {
+	// unsafe: a read-only byte view of s, never written through; FuzzArgRunEnd, FuzzAppendPodArgs.
 	w := unsafe.Slice(unsafe.StringData(s), len(s))
 	n := len(b)
 	for len(w) >= 8 && i < len(w) && cap(b)-n >= 8 {
@@ -185,6 +187,7 @@ func appendPodArgsOnePass(w *jw, s string) (_ []byte, ok bool) {
 		// (most words are shorter) stored at once into the spare
 		// capacity of b, only the run kept.
 		if i+8 <= len(s) && cap(b)-len(b) >= 8 {
+			// unsafe: a read-only byte view of s, read within it (i+8 <= len(s)); FuzzAppendPodArgs.
 			x := load64(unsafe.Slice(unsafe.StringData(s), len(s)), i)
 			n := len(b)
 			store64(b, n, x) // within cap(b), checked above
@@ -326,6 +329,7 @@ func appendQuotedPodArgs(w *jw, args string) []byte {
 			w.b = append(w.b, '"', '"')
 			continue
 		}
+		// unsafe: a string view of word, which AppendString copies before word is reused; FuzzAppendPodArgs, FuzzV1PodArgs.
 		w.b = AppendString(w.b, unsafe.String(&word[0], len(word)))
 	}
 }

@@ -55,6 +55,7 @@ type jreader struct {
 // not be modified while they are in use (answers are read once, never
 // written).
 func newJReader(b []byte) *jreader {
+	// unsafe: a string view of b, valid while b is not written (answers are read once); FuzzSkipFast, FuzzStr, FuzzPodListDecode.
 	return &jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b))}
 }
 

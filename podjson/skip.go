@@ -49,6 +49,7 @@ func (r *jreader) skipFast() bool {
 			i++
 			for {
 				for ; i <= last8; i += 8 {
+					// unsafe: reads b[i:i+8] unchecked, i <= last8 = len(b)-8 by the loop; FuzzSkipFast.
 					w := (*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 					x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
 						uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
@@ -64,8 +65,7 @@ func (r *jreader) skipFast() bool {
 					goto slow
 				}
 			special:
-				// b[i], i < len(b) on both ways here, without checking
-				// it again.
+				// unsafe: reads b[i] without checking it again, i < len(b) on both ways here; FuzzSkipFast.
 				if *(*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)) == '"' {
 					i++
 					break

@@ -42,6 +42,7 @@ type PodStream struct {
 // Init starts s on the whole answer b. Decoded strings share b's memory:
 // b must not be modified while they are in use.
 func (s *PodStream) Init(b []byte) {
+	// unsafe: a string view of b, valid while b is not written (Init's contract); FuzzStreamPodList.
 	s.r = jreader{b: b, s: unsafe.String(unsafe.SliceData(b), len(b)), stream: true}
 	s.ko = s.r.takeKeyOrders()
 }
@@ -206,6 +207,7 @@ const streamLowWater = 4 << 10
 // Next.
 func (s *PodStream) InitReader(prefix []byte, src io.Reader, st *PodStorage) {
 	s.buf = prefix[:cap(prefix)]
+	// unsafe: a string view of the window, valid until more moves its bytes (a pod's strings: until the next Next); FuzzStreamPodList, translate's FuzzStreamPodListReader.
 	s.r = jreader{b: prefix, s: unsafe.String(unsafe.SliceData(prefix), len(prefix)), stream: true}
 	s.ko = s.r.takeKeyOrders()
 	s.r.reuseStrings = true
@@ -252,6 +254,7 @@ func (s *PodStream) more() bool {
 		}
 	}
 	r.b = s.buf[:n]
+	// unsafe: the window's string view again, its bytes moved (the previous pod's strings are no longer used); FuzzStreamPodList, translate's FuzzStreamPodListReader.
 	r.s = unsafe.String(unsafe.SliceData(r.b), n)
 	return s.srcErr == nil
 }

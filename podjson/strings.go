@@ -88,6 +88,7 @@ const (
 // checks that the pointer plus the length does not overflow, four
 // instructions a word.)
 func load64(b []byte, i int) uint64 {
+	// unsafe: reads b[i:i+8] unchecked, relying on the caller's i+8 <= len(b); FuzzStr, FuzzStrEscaped, FuzzInteger, FuzzFieldKeyOrders.
 	return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))[:])
 }
 
@@ -202,6 +203,7 @@ slow:
 		if len(r.scratch) == n {
 			return ""
 		}
+		// unsafe: a string view of scratch's new bytes, not rewritten while the pod is used (a grown scratch keeps its old memory); FuzzStrEscaped, FuzzStreamPodList.
 		return unsafe.String(&r.scratch[n], len(r.scratch)-n)
 	}
 	return unescapeJSON(r.b[start:end])
@@ -273,6 +275,7 @@ escapes:
 	r.scratch = out
 	r.i = i + 1
 	// Every escape wrote a byte at least: out is longer than n.
+	// unsafe: a string view of out's new bytes, as in str; FuzzStrEscaped, FuzzStreamPodList.
 	return unsafe.String(&out[n], len(out)-n), true
 fail:
 	return "", false
@@ -282,6 +285,7 @@ fail:
 // closing quote's index), without the checks of a slice expression (a
 // dozen instructions a string).
 func (r *jreader) substr(start, end int) string {
+	// unsafe: r.b[start:end] unchecked, relying on 0 <= start <= end < len(r.b) (end is a closing quote's index); FuzzStr.
 	return unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(r.b)), start)), end-start)
 }
 
@@ -302,6 +306,7 @@ func unescapeJSON(b []byte) string {
 	}
 	// out is not used again: the string shares its memory (one
 	// allocation, not two).
+	// unsafe: a string view of out, which nothing else keeps or writes; FuzzStr.
 	return unsafe.String(&out[0], len(out))
 }
 
