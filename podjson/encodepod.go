@@ -127,7 +127,7 @@ func appendLit(b []byte, s string) []byte {
 
 // AppendV1PodOf appends the v1 Pod of p — R-Pod without include*
 // expansions — as JSON: the same bytes as FillV1Pod then AppendV1Pod
-// (podstream_test.go checks it byte for byte), without the intermediate
+// (stream_test.go checks it byte for byte), without the intermediate
 // V1Pod. That one points into itself (GPU → gpu), so it lives on the heap,
 // and filling it pod after pod costs a GC write barrier per string while
 // a collection runs: the list path encodes straight from the v2 pod.

@@ -30,7 +30,7 @@ import (
 //     the body must still be a JSON object, so a real form body is a 400.
 //   - A duplicate key, at any depth, is a 400 naming the key (encoding/json
 //     would silently keep the last one); so are invalid UTF-8 and JSON nested
-//     deeper than translate.MaxJSONDepth levels.
+//     deeper than podjson.MaxJSONDepth levels.
 //   - Two Authorization headers are a 400 (which key would be charged?).
 //   - Requests net/http itself refuses (a bad percent-escape or raw control
 //     bytes in the request line, malformed header lines, headers over

@@ -464,7 +464,7 @@ func listedSince(t *testing.T, r *e2eResp, cutoff time.Time) map[string]bool {
 // ctlPodAliasReads are the pod fields runpodctl 2.7.2 prints under names
 // v1's Pod schema does not have (it calls them image and gpu.{id,count});
 // issue 14 lists them among its reads, and the gateway answers them beside
-// image and gpu (translate's v1Pod.ImageName).
+// image and gpu (podjson.V1Pod.ImageName).
 var ctlPodAliasReads = []string{"imageName", "gpuTypeId", "gpuCount"}
 
 // runpodctl272 lists every v1 REST call of runpodctl 2.7.2, in the order of

@@ -1,7 +1,17 @@
-// Package translate holds the pure v1 → v2 translation: the table of the 37 v1
-// operations, request/response field mappings, the v2 problem → v1 error mapping
-// and the status-code policy. It performs no I/O and imports none of the
-// gateway's other packages.
+// Package translate holds the pure v1 → v2 translation: the rules and the
+// plans. The table of the 37 v1 operations (this file), each operation's
+// plan (the v2 calls it makes and how their answers fold into the v1
+// answer), the request and answer field mappings (what a v1 field means in
+// v2), the v2 problem → v1 error mapping and the status-code policy. It
+// performs no I/O and imports none of the gateway's other packages but
+// podjson.
+//
+// It must not hold byte scanning. Reading and writing JSON by hand — the
+// scanner, the pod decoder and encoder, the pod wire model with R-Pod, the
+// pooled answer buffers, the checks of request bodies — is package
+// podjson's, and so is every use of unsafe; translate works on decoded
+// values (encoding/json for everything but pods, podjson for pods) and
+// turns podjson's errors into answers.
 package translate
 
 import "net/http"
