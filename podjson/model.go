@@ -39,27 +39,36 @@ type V2Mounts struct {
 	Network    []V2NetworkMount   `json:"network,omitempty"`
 }
 
+// V2PersistentMount is v2 Mounts.persistent: the pod's volume, its size
+// in GB and where it is mounted.
 type V2PersistentMount struct {
 	Size int    `json:"size"`
 	Path string `json:"path"`
 }
 
+// V2NetworkMount is one entry of v2 Mounts.network: a network volume and
+// where it is mounted.
 type V2NetworkMount struct {
 	VolumeID string `json:"volumeId"`
 	Path     string `json:"path"`
 }
 
+// V2PodGPU is v2 Pod.gpu: the GPU type and how many (GPU pods).
 type V2PodGPU struct {
 	ID    string `json:"id"`
 	Count int    `json:"count"`
 }
 
+// V2PodCPU is v2 Pod.cpu: the CPU flavor, vCPUs and memory in GB (CPU
+// pods).
 type V2PodCPU struct {
 	ID        string `json:"id"`
 	VcpuCount int    `json:"vcpuCount"`
 	Memory    int    `json:"memory"`
 }
 
+// V2PodRuntime is the part of v2 Pod.runtime the gateway reads: the live
+// port mappings (absent while the pod is not running).
 type V2PodRuntime struct {
 	Ports []V2RuntimePort `json:"ports"`
 }
@@ -78,7 +87,9 @@ type V2RuntimePort struct {
 // spot and savings-plan prices, the RAM of a GPU pod) are absent: omitted,
 // never invented. createdAt and cloudType are not in the v1 document, but
 // real v1 answered them and real clients read them (runpodctl's pod list
-// --since and --created-after filter on createdAt).
+// --since and --created-after filter on createdAt). FillV1Pod (or
+// V1PodFrom) fills it from a V2Pod; Machine, NetworkVolume and Template
+// are the include* expansions, which the caller adds.
 type V1Pod struct {
 	ID                      string              `json:"id"`
 	Name                    string              `json:"name"`
