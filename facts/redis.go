@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/redis/go-redis/v9"
 
@@ -105,18 +105,26 @@ func (r *Redis) tplKey(tpl string) string   { return r.prefix + "tpl:{" + tpl + 
 
 // lookupKeys returns r.key(kind, id) for each of ids.
 func (r *Redis) lookupKeys(kind string, ids []string) []string {
-	// The keys share one buffer (one allocation instead of one per key),
-	// sized first so that it never moves.
+	// The keys are written one after the other into one string (one
+	// allocation instead of one per key, the builder sized first), then cut
+	// out of it.
+	head := r.prefix + kind + ":{"
 	n := 0
 	for _, id := range ids {
-		n += len(r.prefix) + len(kind) + len(id) + 3
+		n += len(head) + len(id) + 1
 	}
-	buf := make([]byte, 0, n)
+	var b strings.Builder
+	b.Grow(n)
+	for _, id := range ids {
+		b.WriteString(head)
+		b.WriteString(id)
+		b.WriteByte('}')
+	}
+	all := b.String()
 	keys := make([]string, len(ids))
 	for i, id := range ids {
-		start := len(buf)
-		buf = append(append(append(append(append(buf, r.prefix...), kind...), ":{"...), id...), '}')
-		keys[i] = unsafe.String(&buf[start], len(buf)-start)
+		k := len(head) + len(id) + 1
+		keys[i], all = all[:k], all[k:]
 	}
 	return keys
 }
