@@ -3,9 +3,11 @@ package translate
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"html/template"
 	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -32,26 +34,6 @@ var staticDocs struct{ openAPI, page func() []byte }
 func init() {
 	staticDocs.openAPI = OpenAPIDocument
 	staticDocs.page = DocsPage
-}
-
-// ContentType is the media type of the body of op's successful answers:
-// text/html for GetDocs, application/json for every other operation. (Error
-// answers are always application/json.)
-func (o *Operation) ContentType() string {
-	if o.Name == "GetDocs" {
-		return docsContentType
-	}
-	return openAPIContentType
-}
-
-// CacheControl is the Cache-Control header of op's successful answers: the
-// two generated documents may be cached for an hour; "" for every other
-// operation (the proxy sets none).
-func (o *Operation) CacheControl() string {
-	if o.Kind == KindStatic {
-		return docsCacheControl
-	}
-	return ""
 }
 
 var (
@@ -229,8 +211,17 @@ func bounds(lo, hi *float64) string {
 	}
 }
 
-func ftoa(f float64) string { return string(appendJSONFloat(nil, f)) }
-func itoa(n int) string     { return ftoa(float64(n)) }
+// ftoa formats f as encoding/json does (the document's bounds are written
+// the same way).
+func ftoa(f float64) string {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return strconv.FormatFloat(f, 'g', -1, 64) // NaN or ±Inf: not JSON
+	}
+	return string(b)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 var docsTemplate = template.Must(template.New("docs").Funcs(template.FuncMap{
 	"lower": strings.ToLower,

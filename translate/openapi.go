@@ -338,16 +338,6 @@ func tagOf(resource string) string {
 	return resource
 }
 
-// Cache-Control of the two documents: they change only with the gateway's
-// version, but a gateway upgrade must show within the hour.
-const docsCacheControl = "public, max-age=3600"
-
-// Content types of the documents.
-const (
-	openAPIContentType = "application/json"
-	docsContentType    = "text/html; charset=utf-8"
-)
-
 var pathParamRE = regexp.MustCompile(`\{([^}]+)\}`)
 
 // pathParamDocs describes the v1 path parameters.
@@ -478,7 +468,7 @@ func buildOperation(op *Operation) *oaOperation {
 	success := &oaResponse{Description: "Successful operation."}
 	switch {
 	case doc.response == "*json":
-		success.Content = omap[oaMediaType]{{openAPIContentType, oaMediaType{Schema: &oaSchema{Type: "object"}}}}
+		success.Content = omap[oaMediaType]{{op.ContentType(), oaMediaType{Schema: &oaSchema{Type: "object"}}}}
 	case doc.response == "*html":
 		success.Content = omap[oaMediaType]{{"text/html", oaMediaType{Schema: &oaSchema{Type: "string"}}}}
 	case strings.HasPrefix(doc.response, "[]"):

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 )
@@ -111,14 +110,17 @@ func arraySchema(items *oaSchema, doc string) *oaSchema {
 }
 func refSchema(name string) *oaSchema { return &oaSchema{Ref: "#/components/schemas/" + name} }
 
+// v1Schema is what translate says of the v1 answers and enumerations.
+var v1Schema = DescribeV1()
+
 // oaEnums are the v1 enumerations the gateway enforces, by name (sorted, so
 // that the document is stable).
 var oaEnums = map[string][]string{
-	"gpuTypeId":           sortedSet(v1GPUTypeIDs),
-	"podCpuFlavorId":      sortedSet(v1CPUFlavorIDs),
+	"gpuTypeId":           v1Schema.GPUTypeIDs,
+	"podCpuFlavorId":      v1Schema.CPUFlavorIDs,
 	"endpointCpuFlavorId": {"cpu3c", "cpu3g", "cpu5c", "cpu5g"},
-	"cudaVersion":         sortedSet(v1CudaVersions),
-	"dataCenterId":        sortedSet(v1DataCenterIDs),
+	"cudaVersion":         v1Schema.CudaVersions,
+	"dataCenterId":        v1Schema.DataCenterIDs,
 	"cloudType":           {"COMMUNITY", "SECURE"},
 	"computeType":         {"CPU", "GPU"},
 	"priority":            {"availability", "custom"},
@@ -128,16 +130,7 @@ var oaEnums = map[string][]string{
 	"bucketSize":          {"day", "hour", "month", "week", "year"},
 	"podGrouping":         {"gpuTypeId", "podId"},
 	"endpointGrouping":    {"endpointId", "gpuTypeId", "podId"},
-	"volumeType":          sortedSet(v2VolumeTypes),
-}
-
-func sortedSet(m map[string]struct{}) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	"volumeType":          v1Schema.VolumeTypes,
 }
 
 // fieldOverride replaces the generated schema of one JSON field of one Go
@@ -160,8 +153,8 @@ type schemaGen struct {
 func newSchemaGen() *schemaGen {
 	return &schemaGen{
 		byType: map[reflect.Type]func() *oaSchema{
-			reflect.TypeFor[nullableString](): func() *oaSchema { return &oaSchema{Type: "string", Nullable: true} },
-			reflect.TypeFor[v1PortMappings](): func() *oaSchema {
+			v1Schema.NullableString: func() *oaSchema { return &oaSchema{Type: "string", Nullable: true} },
+			v1Schema.PortMappings: func() *oaSchema {
 				return &oaSchema{Type: "object", AdditionalProperties: &oaSchema{Type: "integer"}, Example: json.RawMessage(`{"22":10341}`)}
 			},
 		},

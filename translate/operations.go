@@ -78,6 +78,37 @@ func (o *Operation) NotFoundStatus() int {
 	return http.StatusBadRequest
 }
 
+// Content types of the successful answers: the generated v1 OpenAPI
+// document and every JSON answer, and the docs page (GetDocs).
+const (
+	jsonContentType = "application/json"
+	docsContentType = "text/html; charset=utf-8"
+)
+
+// Cache-Control of the two generated documents: they change only with the
+// gateway's version, but a gateway upgrade must show within the hour.
+const docsCacheControl = "public, max-age=3600"
+
+// ContentType is the media type of the body of op's successful answers:
+// text/html for GetDocs, application/json for every other operation. (Error
+// answers are always application/json.)
+func (o *Operation) ContentType() string {
+	if o.Name == "GetDocs" {
+		return docsContentType
+	}
+	return jsonContentType
+}
+
+// CacheControl is the Cache-Control header of op's successful answers: the
+// two generated documents may be cached for an hour; "" for every other
+// operation (the proxy sets none).
+func (o *Operation) CacheControl() string {
+	if o.Kind == KindStatic {
+		return docsCacheControl
+	}
+	return ""
+}
+
 // Operations is the table of every v1 operation, in the order of the v1
 // contract.
 var Operations = []Operation{
