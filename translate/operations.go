@@ -1,7 +1,9 @@
 // Package translate holds the pure v1 → v2 translation: the table of the 37 v1
 // operations, request/response field mappings, the v2 problem → v1 error mapping
 // and the status-code policy. It performs no I/O and imports none of the
-// gateway's other packages.
+// gateway's other packages. The gateway's own v1 OpenAPI document and docs
+// page (P10) are not here: package v1doc generates them from this table and
+// from DescribeV1 (v1schema.go).
 package translate
 
 import "net/http"
@@ -11,7 +13,7 @@ type Kind int
 
 // Operation kinds.
 const (
-	KindStatic Kind = iota // served by the gateway itself, no v2 call
+	KindStatic Kind = iota // the gateway's own v1 document and page (package v1doc), no v2 call
 	KindList               // GET collection
 	KindGet                // GET by id
 	KindCreate             // POST collection
@@ -64,8 +66,11 @@ type Operation struct {
 	Success int
 	// Public operations need no bearer token (v1 security: []).
 	Public bool
-	// Plan performs the operation; nil while it is not translated yet (the
-	// gateway then answers 501).
+	// Plan performs the operation. It is nil for the two KindStatic
+	// operations, whose answer is no translation: the gateway's own v1
+	// document and docs page (P10), which package v1doc generates from this
+	// table and package proxy serves. (The proxy answers 501 for any other
+	// operation without a plan.)
 	Plan PlanFunc
 }
 
@@ -112,8 +117,8 @@ func (o *Operation) CacheControl() string {
 // Operations is the table of every v1 operation, in the order of the v1
 // contract.
 var Operations = []Operation{
-	{Name: "GetOpenAPI", OperationID: "GetOpenAPI", Method: "GET", Path: "/openapi.json", Resource: "docs", Kind: KindStatic, Success: 200, Public: true, Plan: getOpenAPIPlan},
-	{Name: "GetDocs", OperationID: "GetDocs", Method: "GET", Path: "/docs", Resource: "docs", Kind: KindStatic, Success: 200, Public: true, Plan: getDocsPlan},
+	{Name: "GetOpenAPI", OperationID: "GetOpenAPI", Method: "GET", Path: "/openapi.json", Resource: "docs", Kind: KindStatic, Success: 200, Public: true},
+	{Name: "GetDocs", OperationID: "GetDocs", Method: "GET", Path: "/docs", Resource: "docs", Kind: KindStatic, Success: 200, Public: true},
 
 	{Name: "CreatePod", OperationID: "CreatePod", Method: "POST", Path: "/pods", Resource: "pods", Kind: KindCreate, Success: 201,
 		V2: []string{"GET /v2/network-volumes/{id}", "GET /v2/templates/{id}", "GET /v2/catalog/gpus", "GET /v2/catalog/cpus", "GET /v2/pods", "POST /v2/pods", "PATCH /v2/pods/{id}"}, Plan: createPodPlan},

@@ -1,4 +1,4 @@
-package translate
+package v1doc
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/openapi.g
 // (P10) byte for byte to testdata/openapi.golden.json and
 // testdata/docs.golden.html, so that a change to the generator that was
 // meant to change nothing is seen to change nothing. After an intended
-// change: go test -run TestDocumentsMatchGolden -update-golden, and read
+// change: go test ./v1doc -run TestDocumentsMatchGolden -update-golden, and read
 // the diff of the two files.
 func TestDocumentsMatchGolden(t *testing.T) {
 	for _, g := range []struct {
@@ -34,7 +34,7 @@ func TestDocumentsMatchGolden(t *testing.T) {
 		}
 		want, err := os.ReadFile(path)
 		if err != nil {
-			t.Fatalf("%v (go test -run TestDocumentsMatchGolden -update-golden writes it)", err)
+			t.Fatalf("%v (go test ./v1doc -run TestDocumentsMatchGolden -update-golden writes it)", err)
 		}
 		if bytes.Equal(g.got, want) {
 			continue
@@ -50,7 +50,7 @@ func TestDocumentsMatchGolden(t *testing.T) {
 			}
 			return "(end)"
 		}
-		t.Errorf("%s: the generated text differs from line %d (%d bytes generated, %d in the file):\ngenerated: %.300s\nfile:      %.300s\nAn intended change: go test -run TestDocumentsMatchGolden -update-golden, then read the diff",
+		t.Errorf("%s: the generated text differs from line %d (%d bytes generated, %d in the file):\ngenerated: %.300s\nfile:      %.300s\nAn intended change: go test ./v1doc -run TestDocumentsMatchGolden -update-golden, then read the diff",
 			path, i+1, len(g.got), len(want), line(gotLines), line(wantLines))
 	}
 }

@@ -1,4 +1,4 @@
-package translate
+package v1doc
 
 import (
 	"encoding/json"
@@ -6,12 +6,13 @@ import (
 )
 
 // Declarations of the v1 objects the gateway reads and writes, for its own
-// v1 OpenAPI document (openapi.go). The gateway reads request bodies field by
-// field (podbody.go, networkvolumes.go, ...), so the request bodies are
-// declared here, as struct types that exist only to be described; each
-// field's doc says what the gateway does with it. Answers are described from
-// the gateway's own answer types (v1Pod, v1Worker, v1Endpoint, v1Template,
-// v1NetworkVolume, v1Registry, v1BillingRecord, v1VolumeBillingRecord).
+// v1 OpenAPI document (openapi.go). translate reads request bodies field by
+// field (translate/podbody.go, translate/networkvolumes.go, ...), so the
+// request bodies are declared here, as struct types that exist only to be
+// described; each field's doc says what the gateway does with it. Answers
+// are described from translate's own answer types, which
+// translate.DescribeV1 hands over as reflect.Types (v1Schema); the
+// descriptions of their fields that the types do not carry are here.
 
 // ---------------------------------------------------------------------------
 // Pods

@@ -1,40 +1,18 @@
-package translate
+package v1doc
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"html/template"
-	"net/http"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 )
 
-// #1 GET /openapi.json and #2 GET /docs (P10): the gateway's own v1 document
-// (openapi.go) and a self-contained HTML page rendering it, server-side,
-// without any external script, style or font (users behind firewalls). Both
-// are public (the table's Public: true) and make no v2 call.
-
-// getOpenAPIPlan answers the generated v1 OpenAPI document.
-func getOpenAPIPlan(_ context.Context, _ *Request, _ Caller) *Result {
-	return &Result{Status: http.StatusOK, Body: staticDocs.openAPI()}
-}
-
-// getDocsPlan answers the documentation page (text/html: see ContentType).
-func getDocsPlan(_ context.Context, _ *Request, _ Caller) *Result {
-	return &Result{Status: http.StatusOK, Body: staticDocs.page()}
-}
-
-// staticDocs breaks the initialization cycle Operations → plans → document
-// → Operations: the plans reach the generators through it, set in init.
-var staticDocs struct{ openAPI, page func() []byte }
-
-func init() {
-	staticDocs.openAPI = OpenAPIDocument
-	staticDocs.page = DocsPage
-}
+// GET /v1/docs (P10): a self-contained HTML page rendering the document
+// (openapi.go), server-side, without any external script, style or font
+// (users behind firewalls).
 
 var (
 	docsOnce sync.Once

@@ -1,4 +1,4 @@
-package translate
+package v1doc
 
 import (
 	"bytes"
@@ -7,14 +7,16 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // This file holds the small OpenAPI 3.0 model the gateway's own v1 document
 // is built from (openapi.go), and a reflection-based generator that derives
-// JSON schemas from the gateway's Go types: the v1 answers it writes (v1Pod,
-// v1NetworkVolume, ...) and the declarations of the v1 request bodies it
-// reads (openapi_inputs.go). Field order is kept, so that the document and
-// the docs page list fields as the types declare them.
+// JSON schemas from Go types: the v1 answers translate writes (the
+// reflect.Types of translate.DescribeV1) and the declarations of the v1
+// request bodies it reads (openapi_inputs.go). Field order is kept, so that
+// the document and the docs page list fields as the types declare them.
 //
 // Struct tags read by the generator, besides json:
 //
@@ -110,8 +112,8 @@ func arraySchema(items *oaSchema, doc string) *oaSchema {
 }
 func refSchema(name string) *oaSchema { return &oaSchema{Ref: "#/components/schemas/" + name} }
 
-// v1Schema is what translate says of the v1 answers and enumerations.
-var v1Schema = DescribeV1()
+// v1Schema is what translate tells of the v1 answers and enumerations.
+var v1Schema = translate.DescribeV1()
 
 // oaEnums are the v1 enumerations the gateway enforces, by name (sorted, so
 // that the document is stable).
@@ -134,7 +136,7 @@ var oaEnums = map[string][]string{
 }
 
 // fieldOverride replaces the generated schema of one JSON field of one Go
-// type (types the gateway cannot tag here: the pod types, raw JSON fields).
+// type (types v1doc cannot tag: translate's answer types, raw JSON fields).
 type fieldOverride struct {
 	typ   reflect.Type
 	field string
