@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/redis/go-redis/v9"
 
@@ -103,6 +103,32 @@ var ErrDown = errors.New("facts: Redis failed less than a second ago; not asked"
 func (r *Redis) key(kind, id string) string { return r.prefix + kind + ":{" + id + "}" }
 func (r *Redis) tplKey(tpl string) string   { return r.prefix + "tpl:{" + tpl + "}" }
 
+// lookupKeys returns r.key(kind, id) for each of ids.
+func (r *Redis) lookupKeys(kind string, ids []string) []string {
+	// The keys are written one after the other into one string (one
+	// allocation instead of one per key, the builder sized first), then cut
+	// out of it.
+	head := r.prefix + kind + ":{"
+	n := 0
+	for _, id := range ids {
+		n += len(head) + len(id) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, id := range ids {
+		b.WriteString(head)
+		b.WriteString(id)
+		b.WriteByte('}')
+	}
+	all := b.String()
+	keys := make([]string, len(ids))
+	for i, id := range ids {
+		k := len(head) + len(id) + 1
+		keys[i], all = all[:k], all[k:]
+	}
+	return keys
+}
+
 func (r *Redis) up() error {
 	if r.now().UnixNano() < r.downUntil.Load() {
 		return ErrDown
@@ -130,20 +156,7 @@ func (r *Redis) Lookup(ctx context.Context, kind string, ids []string) (map[stri
 	if err := r.up(); err != nil {
 		return nil, err
 	}
-	// The keys share one buffer (one allocation instead of one per key),
-	// sized first so that it never moves.
-	n := 0
-	for _, id := range ids {
-		n += len(r.prefix) + len(kind) + len(id) + 3
-	}
-	buf := make([]byte, 0, n)
-	keys := make([]string, len(ids))
-	for i, id := range ids {
-		start := len(buf)
-		buf = append(append(append(append(append(buf, r.prefix...), kind...), ":{"...), id...), '}')
-		keys[i] = unsafe.String(&buf[start], len(buf)-start)
-	}
-	vals, err := r.batchLookup(ctx, keys)
+	vals, err := r.batchLookup(ctx, r.lookupKeys(kind, ids))
 	if err != nil {
 		return nil, r.failed(err)
 	}

@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/v1doc"
 )
 
 // End to end: GET /v1/openapi.json and GET /v1/docs, served without a key
-// and without any v2 call.
+// and without any v2 call: the document and page package v1doc generates.
 
 func TestE2EDocs(t *testing.T) {
 	e := newE2E(t, e2eOpts{})
@@ -46,6 +48,9 @@ func TestE2EDocs(t *testing.T) {
 			t.Errorf("%s missing from the served document", op.Name)
 		}
 	}
+	if !bytes.Equal(r.body, v1doc.OpenAPIDocument()) {
+		t.Error("the served document is not v1doc's")
+	}
 	if ct := r.header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("Content-Type %q", ct)
 	}
@@ -68,6 +73,9 @@ func TestE2EDocs(t *testing.T) {
 		t.Fatalf("docs: %d %s", resp.StatusCode, body)
 	}
 	e.rsWantCalls(e.rsSimCalls(n))
+	if !bytes.Equal(body, v1doc.DocsPage()) {
+		t.Error("the served page is not v1doc's")
+	}
 	page := string(body)
 	if !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, `href="openapi.json"`) || strings.Contains(page, "<script") {
 		t.Errorf("docs page %.300s", page)

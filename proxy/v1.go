@@ -16,6 +16,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/v1doc"
 )
 
 // upstreamCaller makes a plan's v2 calls with the client's own credentials.
@@ -175,12 +176,17 @@ func normalizeCallError(err error) error {
 	return err
 }
 
-// v1Handler answers one v1 operation by running its plan. Operations not
-// translated yet answer 501 so that a client learns at once, and loudly,
+// v1Handler answers one v1 operation by running its plan: translate's, or
+// for the gateway's own document and page, staticPlan. An operation
+// without one answers 501 so that a client learns at once, and loudly,
 // what it cannot rely on.
 func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
+	plan := op.Plan
+	if op.Kind == translate.KindStatic {
+		plan = staticPlan(op)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if op.Plan == nil {
+		if plan == nil {
 			writeError(w, r, http.StatusNotImplemented,
 				fmt.Sprintf("%s (%s /v1%s) is not implemented yet by this gateway", op.Name, op.Method, op.Path))
 			return
@@ -246,7 +252,7 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		}
 		caller := &call.caller
 		defer caller.releaseBudget()
-		res := op.Plan(ctx, &call.req, caller)
+		res := plan(ctx, &call.req, caller)
 		if res == nil {
 			res = translate.Fail(http.StatusInternalServerError, op.Name+": the gateway produced no answer")
 		}
@@ -297,6 +303,20 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 		translate.ReleaseBody(res.Body)
 		caller.release()
 	})
+}
+
+// staticPlan answers a KindStatic operation — GET /v1/openapi.json or
+// GET /v1/docs (P10) — with what package v1doc generates for it (once, at
+// the first request), making no v2 call; nil when v1doc makes nothing for
+// op. Its content type and caching are op's, as for every answer.
+func staticPlan(op *translate.Operation) translate.PlanFunc {
+	body := v1doc.For(op)
+	if body == nil {
+		return nil
+	}
+	return func(context.Context, *translate.Request, translate.Caller) *translate.Result {
+		return &translate.Result{Status: http.StatusOK, Body: body()}
+	}
 }
 
 // v1Call is what the v1 handler allocates per request for its plan.

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -25,7 +26,7 @@ func billing(idKey string, amounts func(r billRec) string, uniqueKey string, tot
 			day(r.day), day(r.day+1), idKey, r.id, r.amount, amounts(r)))
 	}
 	return `{"records":[` + strings.Join(items, ",") + `],"metadata":{"query":{"startTime":"2026-06-01T00:00:00Z","endTime":"2026-07-01T00:00:00Z","bucketSize":"day","` +
-		idKey + `":null},"recordCount":` + itoa(len(recs)) + `,"` + uniqueKey + `":1,"totals":` + totals + `}}`
+		idKey + `":null},"recordCount":` + strconv.Itoa(len(recs)) + `,"` + uniqueKey + `":1,"totals":` + totals + `}}`
 }
 
 func podBilling(recs ...billRec) string {
@@ -135,7 +136,7 @@ func TestEndpointBilling(t *testing.T) {
 	bill := serverlessBilling(billRec{day: 1, id: "ep1", amount: 8.9}, billRec{day: 1, id: "ep2", amount: 1}, billRec{day: 2, id: "ep1", amount: 0.5})
 	want := `[{"time":"` + day(1) + `","amount":8.9,"endpointId":"ep1"},{"time":"` + day(1) + `","amount":1,"endpointId":"ep2"},
 		{"time":"` + day(2) + `","amount":0.5,"endpointId":"ep1"}]`
-	all := strings.Join(oaEnums["dataCenterId"], ",")
+	all := strings.Join(DescribeV1().DataCenterIDs, ",")
 	tests := []struct {
 		name, query, v2query string
 		lenient              bool

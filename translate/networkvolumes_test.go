@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 )
 
 func v2Volume(id string, size int) string {
-	return `{"id":"` + id + `","name":"data","size":` + itoa(size) + `,"dataCenter":"EU-RO-1","type":"STANDARD"}`
+	return `{"id":"` + id + `","name":"data","size":` + strconv.Itoa(size) + `,"dataCenter":"EU-RO-1","type":"STANDARD"}`
 }
 
 const v1VolumeJSON = `{"id":"vol1","name":"data","size":100,"dataCenterId":"EU-RO-1","volumeType":"STANDARD"}`

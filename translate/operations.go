@@ -11,7 +11,9 @@
 // pooled answer buffers, the checks of request bodies — is package
 // podjson's, and so is every use of unsafe; translate works on decoded
 // values (encoding/json for everything but pods, podjson for pods) and
-// turns podjson's errors into answers.
+// turns podjson's errors into answers. The gateway's own v1 OpenAPI
+// document and docs page (P10) are not here either: package v1doc
+// generates them from this table and from DescribeV1 (v1schema.go).
 package translate
 
 import "net/http"
@@ -21,7 +23,7 @@ type Kind int
 
 // Operation kinds.
 const (
-	KindStatic Kind = iota // served by the gateway itself, no v2 call
+	KindStatic Kind = iota // the gateway's own v1 document and page (package v1doc), no v2 call
 	KindList               // GET collection
 	KindGet                // GET by id
 	KindCreate             // POST collection
@@ -74,8 +76,11 @@ type Operation struct {
 	Success int
 	// Public operations need no bearer token (v1 security: []).
 	Public bool
-	// Plan performs the operation; nil while it is not translated yet (the
-	// gateway then answers 501).
+	// Plan performs the operation. It is nil for the two KindStatic
+	// operations, whose answer is no translation: the gateway's own v1
+	// document and docs page (P10), which package v1doc generates from this
+	// table and package proxy serves. (The proxy answers 501 for any other
+	// operation without a plan.)
 	Plan PlanFunc
 }
 
@@ -88,11 +93,42 @@ func (o *Operation) NotFoundStatus() int {
 	return http.StatusBadRequest
 }
 
+// Content types of the successful answers: the generated v1 OpenAPI
+// document and every JSON answer, and the docs page (GetDocs).
+const (
+	jsonContentType = "application/json"
+	docsContentType = "text/html; charset=utf-8"
+)
+
+// Cache-Control of the two generated documents: they change only with the
+// gateway's version, but a gateway upgrade must show within the hour.
+const docsCacheControl = "public, max-age=3600"
+
+// ContentType is the media type of the body of op's successful answers:
+// text/html for GetDocs, application/json for every other operation. (Error
+// answers are always application/json.)
+func (o *Operation) ContentType() string {
+	if o.Name == "GetDocs" {
+		return docsContentType
+	}
+	return jsonContentType
+}
+
+// CacheControl is the Cache-Control header of op's successful answers: the
+// two generated documents may be cached for an hour; "" for every other
+// operation (the proxy sets none).
+func (o *Operation) CacheControl() string {
+	if o.Kind == KindStatic {
+		return docsCacheControl
+	}
+	return ""
+}
+
 // Operations is the table of every v1 operation, in the order of the v1
 // contract.
 var Operations = []Operation{
-	{Name: "GetOpenAPI", OperationID: "GetOpenAPI", Method: "GET", Path: "/openapi.json", Resource: "docs", Kind: KindStatic, Success: 200, Public: true, Plan: getOpenAPIPlan},
-	{Name: "GetDocs", OperationID: "GetDocs", Method: "GET", Path: "/docs", Resource: "docs", Kind: KindStatic, Success: 200, Public: true, Plan: getDocsPlan},
+	{Name: "GetOpenAPI", OperationID: "GetOpenAPI", Method: "GET", Path: "/openapi.json", Resource: "docs", Kind: KindStatic, Success: 200, Public: true},
+	{Name: "GetDocs", OperationID: "GetDocs", Method: "GET", Path: "/docs", Resource: "docs", Kind: KindStatic, Success: 200, Public: true},
 
 	{Name: "CreatePod", OperationID: "CreatePod", Method: "POST", Path: "/pods", Resource: "pods", Kind: KindCreate, Success: 201,
 		V2: []string{"GET /v2/network-volumes/{id}", "GET /v2/templates/{id}", "GET /v2/catalog/gpus", "GET /v2/catalog/cpus", "GET /v2/pods", "POST /v2/pods", "PATCH /v2/pods/{id}"}, Plan: createPodPlan},

@@ -62,6 +62,9 @@ func TestOperationTableShape(t *testing.T) {
 		if o.Public != (o.Kind == KindStatic) {
 			t.Errorf("%s: only the static documents are public", o.Name)
 		}
+		if (o.Plan == nil) != (o.Kind == KindStatic) {
+			t.Errorf("%s: a plan for every operation but the static documents (package v1doc makes those): plan %v", o.Name, o.Plan != nil)
+		}
 		if o.Kind.String() == "unknown" {
 			t.Errorf("%s: kind %d has no name", o.Name, o.Kind)
 		}
@@ -80,6 +83,24 @@ func TestOperationTableShape(t *testing.T) {
 	}
 	if _, ok := Lookup("NoSuchOperation"); ok {
 		t.Error("Lookup found an unknown name")
+	}
+}
+
+// The two static documents may be cached and the page is HTML; every
+// other successful answer is JSON, not cached.
+func TestContentTypeAndCacheControl(t *testing.T) {
+	for i := range Operations {
+		op := &Operations[i]
+		wantCT, wantCC := "application/json", ""
+		if op.Kind == KindStatic {
+			wantCC = "public, max-age=3600"
+		}
+		if op.Name == "GetDocs" {
+			wantCT = "text/html; charset=utf-8"
+		}
+		if op.ContentType() != wantCT || op.CacheControl() != wantCC {
+			t.Errorf("%s: Content-Type %q, Cache-Control %q; want %q, %q", op.Name, op.ContentType(), op.CacheControl(), wantCT, wantCC)
+		}
 	}
 }
 

@@ -1,19 +1,18 @@
-package translate
+package v1doc
 
 import (
 	"encoding/json"
 	"reflect"
-
-	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // Declarations of the v1 objects the gateway reads and writes, for its own
-// v1 OpenAPI document (openapi.go). The gateway reads request bodies field by
-// field (podbody.go, networkvolumes.go, ...), so the request bodies are
-// declared here, as struct types that exist only to be described; each
-// field's doc says what the gateway does with it. Answers are described from
-// the gateway's own answer types (v1Pod, v1Worker, v1Endpoint, v1Template,
-// v1NetworkVolume, v1Registry, v1BillingRecord, v1VolumeBillingRecord).
+// v1 OpenAPI document (openapi.go). translate reads request bodies field by
+// field (translate/podbody.go, translate/networkvolumes.go, ...), so the
+// request bodies are declared here, as struct types that exist only to be
+// described; each field's doc says what the gateway does with it. Answers
+// are described from translate's own answer types, which
+// translate.DescribeV1 hands over as reflect.Types (v1Schema); the
+// descriptions of their fields that the types do not carry are here.
 
 // ---------------------------------------------------------------------------
 // Pods
@@ -193,10 +192,10 @@ type docRegistryCreateInput struct {
 // of the v1 fields the gateway never returns.
 
 var (
-	v1PodType      = reflect.TypeFor[podjson.V1Pod]()
-	v1WorkerType   = reflect.TypeFor[v1Worker]()
-	v1EndpointType = reflect.TypeFor[v1Endpoint]()
-	v1TemplateType = reflect.TypeFor[v1Template]()
+	v1PodType      = v1Schema.Pod
+	v1WorkerType   = v1Schema.Worker
+	v1EndpointType = v1Schema.Endpoint
+	v1TemplateType = v1Schema.Template
 )
 
 var podFieldDocs = map[string]string{
@@ -348,17 +347,17 @@ func componentSchemas() (omap[*oaSchema], []string) {
 	add("TemplateCreateInput", "v1 TemplateCreateInput. startJupyter false and startSsh true are sent explicitly (v2 defaults both to true). An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docTemplateCreateInput]()))
 	add("TemplateUpdateInput", "v1 TemplateUpdateInput. Only the fields sent are changed. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docTemplateUpdateInput]()))
 
-	add("NetworkVolume", "A v1 NetworkVolume built from a v2 network volume (dataCenter → dataCenterId; the v2 storage tier is not shown).", g.object(reflect.TypeFor[v1NetworkVolume]()))
+	add("NetworkVolume", "A v1 NetworkVolume built from a v2 network volume (dataCenter → dataCenterId; the v2 storage tier is not shown).", g.object(v1Schema.NetworkVolume))
 	add("NetworkVolumeCreateInput", "v1 NetworkVolumeCreateInput. Unknown fields are ignored and named in X-Compat-Warning. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docNetworkVolumeCreateInput]()))
 	add("NetworkVolumeUpdateInput", "v1 NetworkVolumeUpdateInput. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docNetworkVolumeUpdateInput]()))
 
-	add("ContainerRegistryAuth", "A v1 container registry credential: id and name only (credentials are write-only).", g.object(reflect.TypeFor[v1Registry]()))
+	add("ContainerRegistryAuth", "A v1 container registry credential: id and name only (credentials are write-only).", g.object(v1Schema.ContainerRegistryAuth))
 	add("ContainerRegistryAuthCreateInput", "v1 ContainerRegistryAuthCreateInput. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docRegistryCreateInput]()))
 
-	br := g.object(reflect.TypeFor[v1BillingRecord]())
+	br := g.object(v1Schema.BillingRecord)
 	br.XOmitted = billingOmitted
 	add("BillingRecord", "A v1 billing record: one per bucket and group.", br)
-	vbr := g.object(reflect.TypeFor[v1VolumeBillingRecord]())
+	vbr := g.object(v1Schema.NetworkVolumeBillingRecord)
 	vbr.XOmitted = volumeBillingOmitted
 	add("NetworkVolumeBillingRecord", "A v1 network volume billing record: one per bucket, summed over every volume.", vbr)
 

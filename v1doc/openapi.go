@@ -1,4 +1,4 @@
-package translate
+package v1doc
 
 import (
 	"encoding/json"
@@ -7,28 +7,31 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // The gateway's own v1 OpenAPI 3.0 document (P10, docs/design.md), served at
 // GET /v1/openapi.json and rendered at GET /v1/docs. It is generated once,
-// at the first request, from the operation table (method, path, operationId,
-// success status, public or not, the v2 calls made) and from the schemas the
-// gateway derives from its own types (openapi_inputs.go), with every
+// at the first request, from translate's operation table (method, path,
+// operationId, success status, public or not, the v2 calls made) and from
+// the schemas derived from translate's answer types (translate.DescribeV1)
+// and from the request declarations of openapi_inputs.go, with every
 // deviation from v1 noted in the operation's description. It is not a copy
 // of the vendor's file: it describes what this gateway does.
 
 // oaDocument is an OpenAPI 3.0 document.
 type oaDocument struct {
-	OpenAPI    string                      `json:"openapi"`
-	Info       oaInfo                      `json:"info"`
-	Servers    []oaServer                  `json:"servers"`
-	Security   []map[string][]string       `json:"security"`
-	Tags       []oaTag                     `json:"tags"`
-	Paths      omap[omap[*oaOperation]]    `json:"paths"`
-	Components oaComponents                `json:"components"`
-	byName     map[string]*oaOperation     // op.Name → operation
-	opOf       map[*oaOperation]*Operation // back to the table
-	schemaErrs []string                    // generator problems (tests fail on them)
+	OpenAPI    string                                `json:"openapi"`
+	Info       oaInfo                                `json:"info"`
+	Servers    []oaServer                            `json:"servers"`
+	Security   []map[string][]string                 `json:"security"`
+	Tags       []oaTag                               `json:"tags"`
+	Paths      omap[omap[*oaOperation]]              `json:"paths"`
+	Components oaComponents                          `json:"components"`
+	byName     map[string]*oaOperation               // op.Name → operation
+	opOf       map[*oaOperation]*translate.Operation // back to the table
+	schemaErrs []string                              // generator problems (tests fail on them)
 }
 
 type oaInfo struct {
@@ -338,16 +341,6 @@ func tagOf(resource string) string {
 	return resource
 }
 
-// Cache-Control of the two documents: they change only with the gateway's
-// version, but a gateway upgrade must show within the hour.
-const docsCacheControl = "public, max-age=3600"
-
-// Content types of the documents.
-const (
-	openAPIContentType = "application/json"
-	docsContentType    = "text/html; charset=utf-8"
-)
-
 var pathParamRE = regexp.MustCompile(`\{([^}]+)\}`)
 
 // pathParamDocs describes the v1 path parameters.
@@ -378,7 +371,7 @@ func buildOpenAPI() *oaDocument {
 		Servers:    []oaServer{{URL: "/v1", Description: "This gateway"}},
 		Security:   []map[string][]string{{"ApiKey": {}}},
 		byName:     map[string]*oaOperation{},
-		opOf:       map[*oaOperation]*Operation{},
+		opOf:       map[*oaOperation]*translate.Operation{},
 		schemaErrs: errs,
 	}
 	for _, t := range resourceTags {
@@ -419,8 +412,8 @@ func buildOpenAPI() *oaDocument {
 	}
 
 	d.Paths = omap[omap[*oaOperation]]{}
-	for i := range Operations {
-		op := &Operations[i]
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
 		o := buildOperation(op)
 		item, _ := d.Paths.get(op.Path)
 		item.set(strings.ToLower(op.Method), o)
@@ -431,7 +424,7 @@ func buildOpenAPI() *oaDocument {
 	return d
 }
 
-func buildOperation(op *Operation) *oaOperation {
+func buildOperation(op *translate.Operation) *oaOperation {
 	doc := opDocs[op.Name]
 	notes := append([]string(nil), doc.notes...)
 	if strings.HasSuffix(op.Name, "ViaPost") {
@@ -478,7 +471,7 @@ func buildOperation(op *Operation) *oaOperation {
 	success := &oaResponse{Description: "Successful operation."}
 	switch {
 	case doc.response == "*json":
-		success.Content = omap[oaMediaType]{{openAPIContentType, oaMediaType{Schema: &oaSchema{Type: "object"}}}}
+		success.Content = omap[oaMediaType]{{op.ContentType(), oaMediaType{Schema: &oaSchema{Type: "object"}}}}
 	case doc.response == "*html":
 		success.Content = omap[oaMediaType]{{"text/html", oaMediaType{Schema: &oaSchema{Type: "string"}}}}
 	case strings.HasPrefix(doc.response, "[]"):
@@ -532,7 +525,7 @@ func openAPI() (*oaDocument, []byte) {
 		b, err := json.MarshalIndent(openAPIModel, "", "  ")
 		if err != nil {
 			// Cannot happen for this model; say so rather than serve nothing.
-			b = EncodeV1Error("cannot encode the OpenAPI document: " + err.Error())
+			b = translate.EncodeV1Error("cannot encode the OpenAPI document: " + err.Error())
 		}
 		openAPIJSON = append(b, '\n')
 	})
@@ -544,4 +537,17 @@ func openAPI() (*oaDocument, []byte) {
 func OpenAPIDocument() []byte {
 	_, b := openAPI()
 	return b
+}
+
+// For returns the generator of op's successful answer when v1doc makes it:
+// OpenAPIDocument for GetOpenAPI, DocsPage for GetDocs (the KindStatic
+// operations of the table); nil for every other operation.
+func For(op *translate.Operation) func() []byte {
+	switch op.Name {
+	case "GetOpenAPI":
+		return OpenAPIDocument
+	case "GetDocs":
+		return DocsPage
+	}
+	return nil
 }

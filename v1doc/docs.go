@@ -1,60 +1,18 @@
-package translate
+package v1doc
 
 import (
 	"bytes"
-	"context"
+	"encoding/json"
 	"html/template"
-	"net/http"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/v1gateway/v1gateway/podjson"
 )
 
-// #1 GET /openapi.json and #2 GET /docs (P10): the gateway's own v1 document
-// (openapi.go) and a self-contained HTML page rendering it, server-side,
-// without any external script, style or font (users behind firewalls). Both
-// are public (the table's Public: true) and make no v2 call.
-
-// getOpenAPIPlan answers the generated v1 OpenAPI document.
-func getOpenAPIPlan(_ context.Context, _ *Request, _ Caller) *Result {
-	return &Result{Status: http.StatusOK, Body: staticDocs.openAPI()}
-}
-
-// getDocsPlan answers the documentation page (text/html: see ContentType).
-func getDocsPlan(_ context.Context, _ *Request, _ Caller) *Result {
-	return &Result{Status: http.StatusOK, Body: staticDocs.page()}
-}
-
-// staticDocs breaks the initialization cycle Operations → plans → document
-// → Operations: the plans reach the generators through it, set in init.
-var staticDocs struct{ openAPI, page func() []byte }
-
-func init() {
-	staticDocs.openAPI = OpenAPIDocument
-	staticDocs.page = DocsPage
-}
-
-// ContentType is the media type of the body of op's successful answers:
-// text/html for GetDocs, application/json for every other operation. (Error
-// answers are always application/json.)
-func (o *Operation) ContentType() string {
-	if o.Name == "GetDocs" {
-		return docsContentType
-	}
-	return openAPIContentType
-}
-
-// CacheControl is the Cache-Control header of op's successful answers: the
-// two generated documents may be cached for an hour; "" for every other
-// operation (the proxy sets none).
-func (o *Operation) CacheControl() string {
-	if o.Kind == KindStatic {
-		return docsCacheControl
-	}
-	return ""
-}
+// GET /v1/docs (P10): a self-contained HTML page rendering the document
+// (openapi.go), server-side, without any external script, style or font
+// (users behind firewalls).
 
 var (
 	docsOnce sync.Once
@@ -231,8 +189,17 @@ func bounds(lo, hi *float64) string {
 	}
 }
 
-func ftoa(f float64) string { return string(podjson.AppendFloat(nil, f)) }
-func itoa(n int) string     { return ftoa(float64(n)) }
+// ftoa formats f as encoding/json does (the document's bounds are written
+// the same way).
+func ftoa(f float64) string {
+	b, err := json.Marshal(f)
+	if err != nil {
+		return strconv.FormatFloat(f, 'g', -1, 64) // NaN or ±Inf: not JSON
+	}
+	return string(b)
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 var docsTemplate = template.Must(template.New("docs").Funcs(template.FuncMap{
 	"lower": strings.ToLower,

@@ -1,23 +1,22 @@
-package translate
+package v1doc
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/v1gateway/v1gateway/podjson"
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // This file holds the small OpenAPI 3.0 model the gateway's own v1 document
 // is built from (openapi.go), and a reflection-based generator that derives
-// JSON schemas from the gateway's Go types: the v1 answers it writes (v1Pod,
-// v1NetworkVolume, ...) and the declarations of the v1 request bodies it
-// reads (openapi_inputs.go). Field order is kept, so that the document and
-// the docs page list fields as the types declare them.
+// JSON schemas from Go types: the v1 answers translate writes (the
+// reflect.Types of translate.DescribeV1) and the declarations of the v1
+// request bodies it reads (openapi_inputs.go). Field order is kept, so that
+// the document and the docs page list fields as the types declare them.
 //
 // Struct tags read by the generator, besides json:
 //
@@ -113,14 +112,17 @@ func arraySchema(items *oaSchema, doc string) *oaSchema {
 }
 func refSchema(name string) *oaSchema { return &oaSchema{Ref: "#/components/schemas/" + name} }
 
+// v1Schema is what translate tells of the v1 answers and enumerations.
+var v1Schema = translate.DescribeV1()
+
 // oaEnums are the v1 enumerations the gateway enforces, by name (sorted, so
 // that the document is stable).
 var oaEnums = map[string][]string{
-	"gpuTypeId":           sortedSet(v1GPUTypeIDs),
-	"podCpuFlavorId":      sortedSet(v1CPUFlavorIDs),
+	"gpuTypeId":           v1Schema.GPUTypeIDs,
+	"podCpuFlavorId":      v1Schema.CPUFlavorIDs,
 	"endpointCpuFlavorId": {"cpu3c", "cpu3g", "cpu5c", "cpu5g"},
-	"cudaVersion":         sortedSet(v1CudaVersions),
-	"dataCenterId":        sortedSet(v1DataCenterIDs),
+	"cudaVersion":         v1Schema.CudaVersions,
+	"dataCenterId":        v1Schema.DataCenterIDs,
 	"cloudType":           {"COMMUNITY", "SECURE"},
 	"computeType":         {"CPU", "GPU"},
 	"priority":            {"availability", "custom"},
@@ -130,20 +132,11 @@ var oaEnums = map[string][]string{
 	"bucketSize":          {"day", "hour", "month", "week", "year"},
 	"podGrouping":         {"gpuTypeId", "podId"},
 	"endpointGrouping":    {"endpointId", "gpuTypeId", "podId"},
-	"volumeType":          sortedSet(v2VolumeTypes),
-}
-
-func sortedSet(m map[string]struct{}) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	"volumeType":          v1Schema.VolumeTypes,
 }
 
 // fieldOverride replaces the generated schema of one JSON field of one Go
-// type (types the gateway cannot tag here: the pod types, raw JSON fields).
+// type (types v1doc cannot tag: translate's answer types, raw JSON fields).
 type fieldOverride struct {
 	typ   reflect.Type
 	field string
@@ -162,8 +155,8 @@ type schemaGen struct {
 func newSchemaGen() *schemaGen {
 	return &schemaGen{
 		byType: map[reflect.Type]func() *oaSchema{
-			reflect.TypeFor[podjson.NullableString](): func() *oaSchema { return &oaSchema{Type: "string", Nullable: true} },
-			reflect.TypeFor[podjson.V1PortMappings](): func() *oaSchema {
+			v1Schema.NullableString: func() *oaSchema { return &oaSchema{Type: "string", Nullable: true} },
+			v1Schema.PortMappings: func() *oaSchema {
 				return &oaSchema{Type: "object", AdditionalProperties: &oaSchema{Type: "integer"}, Example: json.RawMessage(`{"22":10341}`)}
 			},
 		},

@@ -1,9 +1,11 @@
-package translate
+package v1doc
 
 import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // GET /v1/docs: a self-contained HTML page rendering the document.
@@ -27,8 +29,8 @@ func TestDocsPage(t *testing.T) {
 		t.Error("no relative link to openapi.json")
 	}
 	// Every operation, its v2 calls and its deviations.
-	for i := range Operations {
-		op := &Operations[i]
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
 		anchor := `id="op-` + op.Name + `"`
 		if !strings.Contains(page, anchor) || !strings.Contains(page, `href="#op-`+op.Name+`"`) {
 			t.Errorf("%s: no section or no link", op.Name)

@@ -1,11 +1,9 @@
-package translate
+package v1doc
 
 import (
-	"context"
+	"bytes"
 	"encoding/json"
 	"errors"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -15,8 +13,7 @@ import (
 	"testing"
 
 	"github.com/v1gateway/v1gateway/internal/speccheck"
-
-	"github.com/v1gateway/v1gateway/podjson"
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // The gateway's own v1 OpenAPI document (P10): generated from the operation
@@ -52,11 +49,11 @@ func TestOpenAPIDocumentFromTheTable(t *testing.T) {
 	for _, item := range paths {
 		n += len(item.(map[string]any))
 	}
-	if n != len(Operations) {
-		t.Errorf("%d operations in the document, %d in the table", n, len(Operations))
+	if n != len(translate.Operations) {
+		t.Errorf("%d operations in the document, %d in the table", n, len(translate.Operations))
 	}
-	for i := range Operations {
-		op := &Operations[i]
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
 		t.Run(op.Name, func(t *testing.T) {
 			item, _ := paths[op.Path].(map[string]any)
 			o, _ := item[strings.ToLower(op.Method)].(map[string]any)
@@ -98,18 +95,16 @@ func TestOpenAPIDocumentFromTheTable(t *testing.T) {
 		})
 	}
 	for name := range opDocs {
-		if _, ok := Lookup(name); !ok {
+		if _, ok := translate.Lookup(name); !ok {
 			t.Errorf("opDocs documents %s, which is not in the table", name)
 		}
 	}
 }
 
-// writeDoc writes the document where speccheck can load it, after the
-// package's own contract specs were loaded (they are cached per process:
-// the spec directory override must not hide them).
+// loadOwnSpec writes the document where speccheck can load it, and loads
+// it (every schema compiled).
 func loadOwnSpec(t *testing.T) *speccheck.Spec {
 	t.Helper()
-	loadSpecs(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "gateway.openapi.json"), OpenAPIDocument(), 0o644); err != nil {
 		t.Fatal(err)
@@ -127,8 +122,8 @@ func TestOpenAPIDocumentIsValidOpenAPI(t *testing.T) {
 	if s.OpenAPIVersion() != "3.0.3" || s.BasePath() != "/v1" {
 		t.Errorf("version %q base %q", s.OpenAPIVersion(), s.BasePath())
 	}
-	for i := range Operations {
-		op := &Operations[i]
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
 		id, tmpl, ok := s.FindOperation(op.Method, "/v1"+op.Path)
 		if !ok || id != op.OperationID || tmpl != op.Path {
 			t.Errorf("%s: found %q %q %v", op.Name, id, tmpl, ok)
@@ -280,107 +275,6 @@ func schemaAt(doc map[string]any, ref string) map[string]any {
 	return doc["components"].(map[string]any)["schemas"].(map[string]any)[name].(map[string]any)
 }
 
-// The answers the gateway gives validate against its own document (and
-// against v1's, checked by run()).
-func TestOpenAPIDescribesTheGatewaysAnswers(t *testing.T) {
-	own := loadOwnSpec(t)
-	h := http.Header{"Content-Type": {"application/json"}}
-	check := func(method, path string, status int, body []byte) {
-		t.Helper()
-		if err := own.ValidateResponse(method, path, status, h, body); err != nil {
-			t.Errorf("%v\n%s", err, body)
-		}
-	}
-	// Pods: every shape R-Pod produces.
-	full := podjson.V1PodFrom(mustDecodePod(t, pod("p1")))
-	full.Machine = &podjson.V1PodMachine{GpuTypeID: "NVIDIA A40", DataCenterID: "US-TX-3", SecureCloud: ptrTo(true), GpuType: &podjson.V1MachineGPU{ID: "NVIDIA A40"}}
-	full.NetworkVolume = &podjson.V1PodNetworkVolume{ID: "v", Name: "n", Size: 10, DataCenterID: "EU-RO-1"}
-	full.Template = &podjson.V1PodTemplateView{ID: "t", Name: "t", ImageName: "i", Env: jsonEmptyObject, Ports: jsonEmptyArray}
-	cpu := podjson.V1PodFrom(mustDecodePod(t, pod("p2", cpuPod)))
-	check("GET", "/v1/pods/p1", 200, podAnswer(200, &full).Body)
-	check("POST", "/v1/pods", 201, podAnswer(201, &cpu).Body)
-	check("GET", "/v1/pods", 200, podjson.AppendV1Pods(nil, []podjson.V1Pod{full, cpu}))
-	check("GET", "/v1/pods", 200, mustJSON(t, []v1Worker{{ID: "w", DesiredStatus: "RUNNING", EndpointID: "e", AiAPIID: "e", SlsVersion: ptrTo(3)}}))
-	check("POST", "/v1/pods/p1/start", 200, podAnswer(200, &full).Body)
-
-	// This helper's operations, through their plans.
-	ctx := context.Background()
-	for _, tc := range []struct {
-		name   string
-		params map[string]string
-		query  string
-		body   string
-		answer string
-	}{
-		{name: "CreateNetworkVolume", body: `{"name":"d","size":10,"dataCenterId":"EU-RO-1"}`, answer: v2Volume("vol1", 10)},
-		{name: "ListNetworkVolumes", answer: `{"networkVolumes":[` + v2Volume("vol1", 10) + `]}`},
-		{name: "GetNetworkVolume", params: volParams, answer: v2Volume("vol1", 10)},
-		{name: "UpdateNetworkVolumeViaPost", params: volParams, body: `{"name":"x"}`, answer: v2Volume("vol1", 10)},
-		{name: "DeleteNetworkVolume", params: volParams},
-		{name: "CreateContainerRegistryAuth", body: `{"name":"a","username":"b","password":"c"}`, answer: `{"id":"r","name":"a"}`},
-		{name: "ListContainerRegistryAuths", answer: `{"registries":[{"id":"r","name":"a"}]}`},
-		{name: "GetContainerRegistryAuth", params: regParams, answer: `{"id":"r","name":"a"}`},
-		{name: "DeleteContainerRegistryAuth", params: regParams},
-		{name: "PodBilling", query: "grouping=podId", answer: podBilling(billRec{day: 1, id: "p", amount: 1})},
-		{name: "EndpointBilling", answer: serverlessBilling(billRec{day: 1, id: "e", amount: 1})},
-		{name: "NetworkVolumeBilling", answer: volumeBilling(billRec{day: 1, id: "v", amount: 1, hp: 1})},
-	} {
-		op := mustOp(t, tc.name)
-		q, _ := url.ParseQuery(tc.query)
-		res := op.Plan(ctx, &Request{Op: op, Params: tc.params, Query: q, Body: []byte(tc.body)}, callerFunc(func(c V2Call) (*V2Answer, error) {
-			if c.Method == "DELETE" {
-				return &V2Answer{Status: 204}, nil
-			}
-			return &V2Answer{Status: 200, Body: []byte(tc.answer)}, nil
-		}))
-		path := "/v1" + op.Path
-		for k, v := range tc.params {
-			path = strings.ReplaceAll(path, "{"+k+"}", v)
-		}
-		if res.Status != op.Success {
-			t.Errorf("%s: %d %s", tc.name, res.Status, res.Body)
-			continue
-		}
-		if res.Status == 204 {
-			if err := own.ValidateResponse(op.Method, path, 204, http.Header{}, nil); err != nil {
-				t.Error(err)
-			}
-			continue
-		}
-		check(op.Method, path, res.Status, res.Body)
-	}
-	// Errors.
-	check("GET", "/v1/networkvolumes/x", 404, EncodeV1Error("not found"))
-	if err := own.ValidateResponse("GET", "/v1/pods", 429, http.Header{"Content-Type": {"application/json"}, "Retry-After": {"3"}}, EncodeV1Error("slow")); err != nil {
-		t.Error(err)
-	}
-	// The two public documents.
-	if err := own.ValidateResponse("GET", "/v1/openapi.json", 200, h, OpenAPIDocument()); err != nil {
-		t.Error(err)
-	}
-	if err := own.ValidateResponse("GET", "/v1/docs", 200, http.Header{"Content-Type": {docsContentType}}, DocsPage()); err != nil {
-		t.Error(err)
-	}
-}
-
-func mustDecodePod(t *testing.T, s string) *podjson.V2Pod {
-	t.Helper()
-	p, err := podjson.DecodePod([]byte(s))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func mustJSON(t *testing.T, v any) []byte {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
 func TestOpenAPIGeneratorCatchesUnknownTypes(t *testing.T) {
 	g := newSchemaGen()
 	type odd struct {
@@ -400,31 +294,27 @@ type jsonMarshaler struct{}
 
 func (jsonMarshaler) MarshalJSON() ([]byte, error) { return nil, errors.New("x") }
 
-func TestStaticPlansMakeNoCall(t *testing.T) {
-	for _, name := range []string{"GetOpenAPI", "GetDocs"} {
-		op := mustOp(t, name)
-		res := op.Plan(context.Background(), &Request{Op: op}, callerFunc(func(c V2Call) (*V2Answer, error) {
-			t.Errorf("%s made a v2 call: %v", name, c)
-			return nil, errors.New("no")
-		}))
-		if res.Status != 200 || len(res.Body) == 0 {
-			t.Errorf("%s: %d", name, res.Status)
+// For gives the generator of the answer of exactly the KindStatic
+// operations, which have no plan in translate's table (the proxy serves
+// them with For): the document (JSON) and the page (HTML).
+func TestForServesTheStaticOperations(t *testing.T) {
+	for i := range translate.Operations {
+		op := &translate.Operations[i]
+		get := For(op)
+		if (get != nil) != (op.Kind == translate.KindStatic) {
+			t.Errorf("%s (kind %s): For gives a generator: %v", op.Name, op.Kind, get != nil)
 		}
-		if !op.Public || op.CacheControl() == "" {
-			t.Errorf("%s: public %v, Cache-Control %q", name, op.Public, op.CacheControl())
+		if op.Kind == translate.KindStatic && op.Plan != nil {
+			t.Errorf("%s: a plan in translate's table as well", op.Name)
 		}
 	}
-	if op := mustOp(t, "GetOpenAPI"); !json.Valid(op.Plan(context.Background(), &Request{Op: op}, nil).Body) || op.ContentType() != "application/json" {
-		t.Error("GetOpenAPI answers JSON")
+	op, _ := translate.Lookup("GetOpenAPI")
+	if b := For(op)(); !json.Valid(b) || !bytes.Equal(b, OpenAPIDocument()) {
+		t.Error("GetOpenAPI does not answer the document")
 	}
-	if op := mustOp(t, "GetDocs"); !strings.HasPrefix(op.ContentType(), "text/html") {
-		t.Errorf("GetDocs content type %q", op.ContentType())
-	}
-	for i := range Operations {
-		op := &Operations[i]
-		if op.Kind != KindStatic && (op.CacheControl() != "" || op.ContentType() != "application/json") {
-			t.Errorf("%s: Cache-Control %q, Content-Type %q", op.Name, op.CacheControl(), op.ContentType())
-		}
+	op, _ = translate.Lookup("GetDocs")
+	if b := For(op)(); !bytes.HasPrefix(b, []byte("<!DOCTYPE html>")) || !bytes.Equal(b, DocsPage()) {
+		t.Error("GetDocs does not answer the page")
 	}
 }
 

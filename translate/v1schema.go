@@ -1,0 +1,67 @@
+package translate
+
+import (
+	"reflect"
+	"sort"
+
+	"github.com/v1gateway/v1gateway/podjson"
+)
+
+// V1Schema is what the generator of the gateway's own v1 OpenAPI document
+// and docs page (package v1doc, P10) needs from translate beyond the
+// operation table: the Go types of the v1 answers translate writes, which
+// v1doc describes by reflection (JSON names and field order, types, and the
+// doc tags some of them carry), and the values translate accepts where v1
+// has an enumeration. v1doc only reflects over the types: they are
+// translate's own, unexported, but for the pod's, which are podjson's wire
+// types (podjson.V1Pod, NullableString, V1PortMappings); building and
+// encoding answers stays translate's and podjson's.
+type V1Schema struct {
+	// The answers, named after the v1 schema they are answered as: a pod,
+	// a serverless worker (listed as a Pod), an endpoint, a template, a
+	// network volume, a registry credential, a billing record (pods and
+	// endpoints) and a network volume billing record.
+	Pod, Worker, Endpoint, Template, NetworkVolume, ContainerRegistryAuth,
+	BillingRecord, NetworkVolumeBillingRecord reflect.Type
+	// Field types of those answers that encode themselves, whose JSON
+	// shape reflection cannot see: a string written as null when empty
+	// (Pod.publicIp) and the object of public port numbers
+	// (Pod.portMappings).
+	NullableString, PortMappings reflect.Type
+	// The values translate accepts, sorted: GPU type ids, pod CPU flavor
+	// ids, CUDA versions, data center ids (PodCreateInput's enumerations,
+	// enforced as v1 did) and network volume types (volumeType, v2's
+	// storage tiers).
+	GPUTypeIDs, CPUFlavorIDs, CudaVersions, DataCenterIDs, VolumeTypes []string
+}
+
+// DescribeV1 returns the V1Schema of translate. The slices are new on each
+// call.
+func DescribeV1() V1Schema {
+	return V1Schema{
+		Pod:                        reflect.TypeFor[podjson.V1Pod](),
+		Worker:                     reflect.TypeFor[v1Worker](),
+		Endpoint:                   reflect.TypeFor[v1Endpoint](),
+		Template:                   reflect.TypeFor[v1Template](),
+		NetworkVolume:              reflect.TypeFor[v1NetworkVolume](),
+		ContainerRegistryAuth:      reflect.TypeFor[v1Registry](),
+		BillingRecord:              reflect.TypeFor[v1BillingRecord](),
+		NetworkVolumeBillingRecord: reflect.TypeFor[v1VolumeBillingRecord](),
+		NullableString:             reflect.TypeFor[podjson.NullableString](),
+		PortMappings:               reflect.TypeFor[podjson.V1PortMappings](),
+		GPUTypeIDs:                 sortedSet(v1GPUTypeIDs),
+		CPUFlavorIDs:               sortedSet(v1CPUFlavorIDs),
+		CudaVersions:               sortedSet(v1CudaVersions),
+		DataCenterIDs:              sortedSet(v1DataCenterIDs),
+		VolumeTypes:                sortedSet(v2VolumeTypes),
+	}
+}
+
+func sortedSet(m map[string]struct{}) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
