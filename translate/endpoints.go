@@ -248,7 +248,9 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 	} else {
 		fillEndpointTemplates(ea.ctx, ea.req, out)
 	}
-	return withNotes(JSON(http.StatusOK, &out[0]), ea.notes)
+	res := JSON(http.StatusOK, &out[0])
+	res.Model = &EndpointModel{V2: e, V1: &out[0]}
+	return withNotes(res, ea.notes)
 }
 
 // ---------------------------------------------------------------------------
@@ -541,7 +543,13 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return withNotes(r, ea.notes)
 	}
 	fillEndpointTemplates(ctx, req, out)
-	return withNotes(JSON(http.StatusOK, out), ea.notes)
+	res := JSON(http.StatusOK, out)
+	models := make([]EndpointModel, len(out))
+	for i := range out {
+		models[i] = EndpointModel{V2: &list.Endpoints[i], V1: &out[i]}
+	}
+	res.Model = models
+	return withNotes(res, ea.notes)
 }
 
 // ---------------------------------------------------------------------------

@@ -54,6 +54,10 @@ var NoteCodes = map[string]string{
 	CodeResetEmulated:         "reset was emulated with restart or start",
 	CodeUntranslatableRefused: "strict mode refused fields that cannot be translated",
 	CodeResetRefused:          "reset was refused (v2 has no reset)",
+	// The GraphQL door (P11).
+	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
+	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
+	CodeGraphQLCloudNarrowed:    "a GraphQL pod deploy asked for cloudType ALL; v2 places a pod in one cloud, SECURE was asked",
 }
 
 // Note codes.
@@ -90,6 +94,9 @@ const (
 	CodeResetEmulated            = "reset_emulated"
 	CodeUntranslatableRefused    = "untranslatable_refused"
 	CodeResetRefused             = "reset_refused"
+	CodeGraphQLRefused           = "graphql_refused"
+	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
+	CodeGraphQLCloudNarrowed     = "graphql_cloud_narrowed"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.

@@ -38,6 +38,10 @@ type v2TemplateForPod struct {
 	Category   string          `json:"category"`
 	Public     bool            `json:"public"`
 	Serverless bool            `json:"serverless"`
+	// StartSSH and StartJupyter are read for the GraphQL door's
+	// PodTemplate (models.go); v1 templates had neither.
+	StartSSH     bool `json:"startSsh"`
+	StartJupyter bool `json:"startJupyter"`
 	// AllowedCudaVersions seeds an endpoint's when the template is spread
 	// into an endpoint create (spreadTemplate).
 	AllowedCudaVersions []string `json:"allowedCudaVersions"`
@@ -77,7 +81,8 @@ func decodePodListAnswer(a *V2Answer) ([]podjson.V2Pod, *Result) {
 	return pods, nil
 }
 
-// podAnswer is a v1 answer with one pod.
-func podAnswer(status int, p *podjson.V1Pod) *Result {
-	return &Result{Status: status, Body: podjson.PooledBody(podjson.AppendV1Pod(podjson.GetAnswerBuf(1024), p))}
+// podAnswer is a v1 answer with one pod, out, the v1 form of v2.
+func podAnswer(status int, v2 *podjson.V2Pod, out *podjson.V1Pod) *Result {
+	return &Result{Status: status, Body: podjson.PooledBody(podjson.AppendV1Pod(podjson.GetAnswerBuf(1024), out)),
+		Model: &PodModel{V2: v2, V1: out}}
 }
