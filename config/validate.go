@@ -56,6 +56,7 @@ func (c *Config) Validate() error {
 	}{
 		{"compat_mode", c.CompatMode, CompatModes},
 		{"reset_mode", c.ResetMode, ResetModes},
+		{"graphql_mode", c.GraphQLMode, GraphQLModes},
 		{"limiter_fail", c.LimiterFail, LimiterFails},
 	} {
 		if !contains(e.allowed, e.val) {
@@ -66,6 +67,9 @@ func (c *Config) Validate() error {
 		if !translate.IsV1GPUTypeID(id) {
 			return c.errorf("default_gpu_types", "%q is not a v1 GPU type id (the gpuTypeIds enum of v1, e.g. %q)", id, "NVIDIA GeForce RTX 4090")
 		}
+	}
+	if c.GraphQLAutoHold < time.Second {
+		return c.errorf("graphql_auto_hold", "%q must be at least 1s", c.GraphQLAutoHold.String())
 	}
 	if c.KeyHashSecret == "" {
 		return c.errorf("key_hash_secret", "must not be empty (leave V1GW_KEY_HASH_SECRET unset to generate one)")

@@ -39,6 +39,9 @@ type Env struct {
 	// Anonymous is set when the request carries no API key: only the
 	// public root fields (rootFields) are answered.
 	Anonymous bool
+	// NoPublicKey is set for an anonymous request when the gateway has
+	// no key for public queries (graphql_public_key): they are refused.
+	NoPublicKey bool
 	// KeyID is the gateway's id of the request's API key (User.id: v2
 	// has no account id).
 	KeyID string
@@ -49,8 +52,8 @@ type Env struct {
 // what the gateway did, for the operator (P7a).
 type Response struct {
 	Body []byte
-	// Fields are the root fields executed, as "query myself" or
-	// "mutation podStop": /usage counts each.
+	// Fields are the root fields executed (myself, podStop): /usage
+	// counts each.
 	Fields []string
 	// Notes are the notes of every plan the door ran, and its own.
 	Notes    []translate.Note
@@ -177,9 +180,12 @@ func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%s is not answered by this gateway", f.Name)
 	}
-	ec.out.Fields = append(ec.out.Fields, r.op+" "+f.Name)
+	ec.out.Fields = append(ec.out.Fields, f.Name)
 	if ec.env.Anonymous && !rf.public {
 		return nil, errNeedsKey(f.Name)
+	}
+	if ec.env.Anonymous && ec.env.NoPublicKey {
+		return nil, &refusedError{f.Name + " was sent without an API key: the gateway answers keyless catalog queries only with graphql_public_key set (V1GW_GRAPHQL_PUBLIC_KEY); or send your key as Authorization: Bearer <key>"}
 	}
 	return rf.resolve(ec, f)
 }

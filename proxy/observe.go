@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/usage"
 )
 
 // reqInfo is what the layers of one request learn about it, for its
@@ -39,9 +40,12 @@ type reqInfo struct {
 	upStatuses  []int
 	upDuration  time.Duration
 	breakerOpen *BreakerOpenError
-	limiter     string                          // allowed, limited, error, unavailable; "" when not asked
-	errMsg      string                          // the message of a 5xx v1 answer, for the access log
-	bodyErr     atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
+	limiter     string // allowed, limited, error, unavailable; "" when not asked
+	errMsg      string // the message of a 5xx v1 answer, for the access log
+	// graphqlFields are the root fields the GraphQL door ran ("query
+	// myself"): /usage counts each (graphqldoor.go).
+	graphqlFields []string
+	bodyErr       atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
 	// the v2 call sent and not answered yet (LogUnfinished; "" method:
 	// none), kept as its parts: the line is built only if the drain cuts
 	// the request off.
@@ -320,6 +324,9 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			counted := g.countsForUsage(info)
 			if counted && info.op != opUnknown && g.usage != nil {
 				g.usage.Record(info.keyID, info.op)
+				for _, f := range info.graphqlFields {
+					g.usage.Record(info.keyID, usage.GraphQLField(f))
+				}
 			}
 			g.recordNotes(ctx, info, counted)
 			if span != nil {
