@@ -15,22 +15,22 @@ func TestTheAnswerHoldsExactlyTheFieldsSelected(t *testing.T) {
 		want              string // the data, as JSON, with the pods' order as listed
 	}{
 		{"aliases", `{ me: myself { first: pods { podId: id, n: name } } }`, "",
-			`{"me":{"first":[{"podId":"P0","n":"pytorch-training"},{"podId":"P1","n":"cpu-worker"}]}}`},
+			`{"me":{"first":[{"podId":"{pod0}","n":"pytorch-training"},{"podId":"{pod1}","n":"cpu-worker"}]}}`},
 		{"a named fragment", `query { myself { pods { ...f } } } fragment f on Pod { name desiredStatus }`, "",
 			`{"myself":{"pods":[{"name":"pytorch-training","desiredStatus":"RUNNING"},{"name":"cpu-worker","desiredStatus":"EXITED"}]}}`},
 		{"an inline fragment and __typename", `{ myself { __typename pods { ... on Pod { id } __typename } } }`, "",
-			`{"myself":{"__typename":"User","pods":[{"id":"P0","__typename":"Pod"},{"id":"P1","__typename":"Pod"}]}}`},
+			`{"myself":{"__typename":"User","pods":[{"id":"{pod0}","__typename":"Pod"},{"id":"{pod1}","__typename":"Pod"}]}}`},
 		{"@skip and @include", `query q($s: Boolean!) { myself { pods { id @skip(if: $s) name @include(if: $s) } } }`, `{"s": true}`,
 			`{"myself":{"pods":[{"name":"pytorch-training"},{"name":"cpu-worker"}]}}`},
 		{"the same key twice, merged", `{ myself { pods { id } pods { name } } }`, "",
-			`{"myself":{"pods":[{"id":"P0","name":"pytorch-training"},{"id":"P1","name":"cpu-worker"}]}}`},
+			`{"myself":{"pods":[{"id":"{pod0}","name":"pytorch-training"},{"id":"{pod1}","name":"cpu-worker"}]}}`},
 	}
 	ids := podIDs(t, w)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			a := w.ok(c.query, c.vars)
 			got, _ := json.Marshal(a.Data)
-			want := strings.NewReplacer("P0", ids[0], "P1", ids[1]).Replace(c.want)
+			want := strings.NewReplacer("{pod0}", ids[0], "{pod1}", ids[1]).Replace(c.want)
 			if !jsonEqual(t, got, []byte(want)) {
 				t.Fatalf("data\n got %s\nwant %s", got, want)
 			}
