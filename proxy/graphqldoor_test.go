@@ -27,6 +27,7 @@ type doorWorld struct {
 	vendorN   atomic.Int32 // requests that reached it
 	now       time.Time
 	mu        sync.Mutex
+	log       logBuffer
 }
 
 func newDoorWorld(t *testing.T, mode string) *doorWorld {
@@ -54,7 +55,9 @@ func newDoorWorld(t *testing.T, mode string) *doorWorld {
 	cfg := testConfig(up.URL)
 	cfg.GraphQLMode = mode
 	cfg.GraphQLAutoHold = time.Hour
-	g, err := New(Options{Config: cfg, Now: clock})
+	o := Options{Config: cfg, Now: clock}
+	withLogger(&w.log)(cfg, &o)
+	g, err := New(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +131,10 @@ func TestGraphQLTranslateModeAnswersFromV2(t *testing.T) {
 	req.Header.Set("Authorization", "Bearer k1")
 	if resp, m := doGraphQL(t, req); resp.StatusCode != 400 || m["errors"] == nil {
 		t.Fatalf("a bad body: %d %v", resp.StatusCode, m)
+	}
+	// The access log names the root fields.
+	if !strings.Contains(w.log.String(), `"graphql_fields":["myself"]`) {
+		t.Errorf("access log: %s", w.log.String())
 	}
 	// /usage counts the request and each root field it ran, per key.
 	r, err := http.Get(w.admin + "/usage")
