@@ -132,6 +132,16 @@ func TestGraphQLTranslateModeAnswersFromV2(t *testing.T) {
 	if resp, m := doGraphQL(t, req); resp.StatusCode != 400 || m["errors"] == nil {
 		t.Fatalf("a bad body: %d %v", resp.StatusCode, m)
 	}
+	// So does a metric, by field.
+	mr, err := http.Get(w.admin + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb, _ := io.ReadAll(mr.Body)
+	mr.Body.Close()
+	if !strings.Contains(string(mb), `v1gw_graphql_fields_total{field="myself"`) {
+		t.Errorf("/metrics has no v1gw_graphql_fields_total{field=\"myself\"}")
+	}
 	// The access log names the root fields.
 	if !strings.Contains(w.log.String(), `"graphql_fields":["myself"]`) {
 		t.Errorf("access log: %s", w.log.String())

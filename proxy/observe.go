@@ -328,6 +328,9 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 					g.usage.Record(info.keyID, usage.GraphQLField(f))
 				}
 			}
+			for _, f := range info.graphqlFields {
+				g.metrics.graphqlFields.Add(ctx, 1, cachedAttrs("field", f).add...)
+			}
 			g.recordNotes(ctx, info, counted)
 			if span != nil {
 				if span.IsRecording() {
