@@ -378,6 +378,10 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 	}
 	if cpu {
 		b["computeType"] = "CPU"
+		if b["templateId"] == runpodPythonCPUTemplate && b["imageName"] != nil {
+			delete(b, "templateId")
+			ec.warn(translate.CodeGraphQLDefaultTemplate, root+": templateId runpod-ubuntu (runpod-python's default for CPU pods) was not sent: v2 has no template of that id, and the pod runs the imageName asked for")
+		}
 		if id, ok := in.str("instanceId"); ok && id != "" {
 			flavor, vcpus, err := parseInstanceID(id)
 			if err != nil {
@@ -412,6 +416,11 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 	}
 	return b, nil
 }
+
+// runpodPythonCPUTemplate is the template runpod-python (1.x) puts in every
+// deployCpuPod it sends without one: the vendor's GraphQL default, which
+// v2 does not have (the vendor's own v2 client stopped sending it).
+const runpodPythonCPUTemplate = "runpod-ubuntu"
 
 // parseInstanceID reads a CPU instance id, flavor-vCPUs-memory (cpu3c-2-4).
 // The memory follows from the flavor and the vCPUs in v2 (and did in v1).

@@ -193,9 +193,16 @@ func path(v any, p string) any {
 // testdata/clients (captured from the client, see README there).
 func clientDocument(t testing.TB, name string) string {
 	t.Helper()
+	return string(readClientFile(t, name))
+}
+
+// readClientFile reads a file of testdata/clients (a document or its
+// variables).
+func readClientFile(t testing.TB, name string) []byte {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "clients", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return string(b)
+	return b
 }

@@ -328,12 +328,18 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 					g.usage.Record(info.keyID, usage.GraphQLField(f))
 				}
 			}
+			for _, f := range info.graphqlFields {
+				g.metrics.graphqlFields.Add(ctx, 1, cachedAttrs("field", f).add...)
+			}
 			g.recordNotes(ctx, info, counted)
 			if span != nil {
 				if span.IsRecording() {
 					span.SetName(info.op)
 					span.SetAttributes(attribute.String("v1gw.operation", info.op), attribute.Int("http.response.status_code", sw.status),
 						attribute.String("v1gw.request_id", RequestID(ctx)))
+					if len(info.graphqlFields) > 0 {
+						span.SetAttributes(attribute.StringSlice("v1gw.graphql_fields", info.graphqlFields))
+					}
 					if sw.status >= 500 {
 						span.SetStatus(codes.Error, http.StatusText(sw.status))
 					}
@@ -405,6 +411,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 	}
 	if lim != "" {
 		ev = ev.Str("rate_limit", lim)
+	}
+	if len(info.graphqlFields) > 0 {
+		ev = ev.Strs("graphql_fields", info.graphqlFields)
 	}
 	if len(calls) > 0 {
 		var buf [512]byte

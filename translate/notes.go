@@ -58,6 +58,7 @@ var NoteCodes = map[string]string{
 	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
 	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
 	CodeGraphQLCloudNarrowed:    "a GraphQL pod deploy asked for cloudType ALL; v2 places a pod in one cloud, SECURE was asked",
+	CodeGraphQLDefaultTemplate:  "runpod-python's default CPU template (runpod-ubuntu), which v2 does not have, was not sent",
 }
 
 // Note codes.
@@ -97,6 +98,7 @@ const (
 	CodeGraphQLRefused           = "graphql_refused"
 	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
 	CodeGraphQLCloudNarrowed     = "graphql_cloud_narrowed"
+	CodeGraphQLDefaultTemplate   = "graphql_default_template_dropped"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.
