@@ -90,7 +90,11 @@ func (e *planError) Error() string { return e.message }
 
 // Extensions are the error's GraphQL extensions.
 func (e *planError) Extensions() map[string]any {
-	return map[string]any{"code": errorCode(e.status), "status": e.status, "v1Operation": e.op}
+	ext := map[string]any{"code": errorCode(e.status), "status": e.status}
+	if e.op != "" {
+		ext["v1Operation"] = e.op // "": a read no v1 operation makes (helpers.go)
+	}
+	return ext
 }
 
 func planErrorOf(op *translate.Operation, res *translate.Result) *planError {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -145,4 +146,25 @@ func WriteSSHKeys(ctx context.Context, req *Request, c Caller, keys []string) ([
 		return nil, r
 	}
 	return k.Keys, nil
+}
+
+// GPUTypesOfPools is the serverless GPU pool arithmetic (H2) for the
+// GraphQL door, whose endpoints name pools and excluded types (gpuIds
+// "AMPERE_16,-NVIDIA A40") where v1 named GPU types: the ids of the
+// catalog's types that are in one of pools and not excluded, in catalog
+// order (the types an endpoint with that selection may run on today).
+func GPUTypesOfPools(types []V2GPUType, pools, excluded []string) []string {
+	var cat v2GPUPoolCatalog
+	cat.GPUs = slices.Grow(cat.GPUs, len(types))[:len(types)]
+	for i := range types {
+		cat.GPUs[i].ID, cat.GPUs[i].Pool = types[i].ID, types[i].Pool
+	}
+	return cat.eligible(pools, excluded)
+}
+
+// IsV1GPUType reports whether id is one of the GPU type ids v1 accepted
+// (the enumeration v1 gpuTypeIds are checked against).
+func IsV1GPUType(id string) bool {
+	_, ok := v1GPUTypeIDs[id]
+	return ok
 }

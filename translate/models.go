@@ -31,6 +31,11 @@ type EndpointModel struct {
 type TemplateModel struct {
 	V2 *V2Template
 	V1 *V1Template
+	// Catalog is, in ListTemplates' answer, the public catalog the
+	// template was listed from (the v2 catalog source: "official",
+	// "verified", "community"); "" for the account's own templates, and
+	// in the other plans' answers.
+	Catalog string
 }
 
 // The model types the door reads, under exported names: translate's own

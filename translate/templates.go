@@ -127,6 +127,7 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	var out []v1Template
 	var v2s []*v2TemplateForPod
+	var sources []string
 	seen := map[string]bool{}
 	for _, s := range slices {
 		call := V2Call{Method: http.MethodGet, Path: "/v2/templates"}
@@ -161,6 +162,7 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 			v.IsRunpod = ptrTo(s.runpod)
 			out = append(out, v)
 			v2s = append(v2s, t)
+			sources = append(sources, s.source)
 		}
 	}
 	if out == nil {
@@ -169,7 +171,7 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 	res := JSON(http.StatusOK, out)
 	models := make([]TemplateModel, len(out))
 	for i := range out {
-		models[i] = TemplateModel{V2: v2s[i], V1: &out[i]}
+		models[i] = TemplateModel{V2: v2s[i], V1: &out[i], Catalog: sources[i]}
 	}
 	res.Model = models
 	return withNotes(res, notes)
