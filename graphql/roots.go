@@ -13,9 +13,9 @@ func rootFields() map[string]rootField {
 		// Queries.
 		"Query.myself":                {resolve: queryMyself},
 		"Query.pod":                   {resolve: queryPod},
-		"Query.gpuTypes":              {resolve: notYet, public: true},
-		"Query.dataCenters":           {resolve: notYet, public: true},
-		"Query.serverlessGpuPools":    {resolve: notYet, public: true},
+		"Query.gpuTypes":              {resolve: queryGPUTypes, public: true},
+		"Query.dataCenters":           {resolve: queryDataCenters, public: true},
+		"Query.serverlessGpuPools":    {resolve: queryServerlessGPUPools, public: true},
 		"Query.podTemplates":          {resolve: notYet},
 		"Query.podTemplate":           {resolve: notYet},
 		"Query.listings":              {resolve: refused("v2 has no hub: deploy the hub repository's image as a template (saveTemplate) and an endpoint (saveEndpoint)"), public: true},

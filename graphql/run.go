@@ -79,7 +79,7 @@ func (ec *execCtx) warn(code, msg string) {
 
 // planError is a plan's error answer, as a GraphQL error: the v1 message,
 // and in extensions the HTTP status v1 would have answered and the v1
-// operation that ran.
+// operation that ran (none for a read no v1 operation makes: the catalog).
 type planError struct {
 	status  int
 	message string
@@ -90,9 +90,15 @@ func (e *planError) Error() string { return e.message }
 
 // Extensions are the error's GraphQL extensions.
 func (e *planError) Extensions() map[string]any {
-	return map[string]any{"code": errorCode(e.status), "status": e.status, "v1Operation": e.op}
+	ext := map[string]any{"code": errorCode(e.status), "status": e.status}
+	if e.op != "" {
+		ext["v1Operation"] = e.op
+	}
+	return ext
 }
 
+// planErrorOf is the GraphQL error of a failed answer of op (nil: a read
+// of the door's own, translate/catalog.go).
 func planErrorOf(op *translate.Operation, res *translate.Result) *planError {
 	var body struct {
 		Message string `json:"message"`
@@ -102,7 +108,11 @@ func planErrorOf(op *translate.Operation, res *translate.Result) *planError {
 		msg = body.Message
 	}
 	translate.ReleaseBody(res.Body)
-	return &planError{status: res.Status, message: msg, op: op.Name}
+	name := ""
+	if op != nil {
+		name = op.Name
+	}
+	return &planError{status: res.Status, message: msg, op: name}
 }
 
 // errorCode names an HTTP status the way GraphQL servers' extensions.code
