@@ -163,18 +163,25 @@ func errNeedsKey(field string) error {
 // unanswered records that a selected field has no v2 source and was
 // answered null; the answer names all of them once (finish).
 func (ec *execCtx) unanswered(typ, field string) (any, error) {
-	name := typ + "." + field
-	if !slices.Contains(ec.nulls, name) {
+	if name := (typeField{typ, field}); !slices.Contains(ec.nulls, name) {
 		ec.nulls = append(ec.nulls, name)
 	}
 	return nil, nil
 }
 
+// typeField names a field of a type (Pod.machineId) without building the
+// string for every pod.
+type typeField struct{ typ, field string }
+
 // finish adds the door's summary warnings once the operation ran.
 func (ec *execCtx) finish() {
 	if len(ec.nulls) > 0 {
-		sort.Strings(ec.nulls)
-		ec.warn(CodeFieldsUnanswered, "fields v2 has no source for were answered null: "+strings.Join(ec.nulls, ", "))
+		names := make([]string, len(ec.nulls))
+		for i, n := range ec.nulls {
+			names[i] = n.typ + "." + n.field
+		}
+		sort.Strings(names)
+		ec.warn(CodeFieldsUnanswered, "fields v2 has no source for were answered null: "+strings.Join(names, ", "))
 	}
 }
 
