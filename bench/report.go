@@ -118,6 +118,13 @@ func (r *Report) Targets() []TargetResult {
 	} else {
 		out = append(out, TargetResult{Name: list + ": gateway CPU per request ≤ 2.0× the bare proxy's"})
 	}
+	gql := fmt.Sprintf("GraphQL myself { pods } (runpod-python's get_pods, %d %s pods): gateway CPU per request ≤ 1.5× the translated GET /v1/pods'", r.Options.Pods, r.Options.List)
+	if c, v := r.find("list/gateway-graphql"), r.find("list/gateway-v1"); c != nil && v != nil && len(c.CPUPerReq) > 0 && len(v.CPUPerReq) > 0 {
+		ratio, _ := pairedRatio(c.CPUPerReq, v.CPUPerReq)
+		out = append(out, TargetResult{gql, fmt.Sprintf("%.2f× (medians %.0f vs %.0f µs)", ratio, median(c.CPUPerReq), median(v.CPUPerReq)), ratio <= 1.5, true})
+	} else {
+		out = append(out, TargetResult{Name: gql})
+	}
 	speed("translated GET /v1/pods/{id} ≥ 0.85× bare proxy throughput", "get/gateway-v1", "get/bare", 0.85)
 	speed("translated POST /v1/pods ≥ 0.60× bare proxy throughput", "create/gateway-v1", "create/bare", 0.60)
 	speed("/v2 pass-through ≥ 0.95× bare proxy throughput", "list/gateway-v2", "list/bare", 0.95)
@@ -242,6 +249,12 @@ func (r *Report) CPUFindings() []string {
 		if b, ok := cpu("list/bare"); ok && b > 0 {
 			v, _ := pairedRatio(r.find("list/gateway-v1").CPUPerReq, r.find("list/bare").CPUPerReq)
 			out = append(out, fmt.Sprintf("translated `GET /v1/pods` (%d %s pods): %.0f µs of gateway CPU per request, %.2f× the bare proxy's %.0f µs (which only copies bytes; the ratio is the median of the rounds' ratios)", r.Options.Pods, r.Options.List, g, v, b))
+		}
+	}
+	if g, ok := cpu("list/gateway-graphql"); ok {
+		if v, ok := cpu("list/gateway-v1"); ok && v > 0 {
+			ratio, _ := pairedRatio(r.find("list/gateway-graphql").CPUPerReq, r.find("list/gateway-v1").CPUPerReq)
+			out = append(out, fmt.Sprintf("GraphQL `myself { pods }` (runpod-python's get_pods, the same %d pods, through the GraphQL door): %.0f µs of gateway CPU per request, %.2f× the translated `GET /v1/pods`' %.0f µs", r.Options.Pods, g, ratio, v))
 		}
 	}
 	for _, c := range r.Cases {
