@@ -531,6 +531,16 @@ func TestLowestPriceRefusesInputsV2CannotRead(t *testing.T) {
 		if _, ok := path(a.Data, "gpuTypes.0.id").(string); !ok {
 			t.Errorf("the error took more than the field: %s", a.raw)
 		}
+		// Each type's field fails at its own path.
+		if got := fmt.Sprint(a.Errors[1]["path"]); got != "[gpuTypes 1 lowestPrice]" {
+			t.Errorf("second error's path %s: %s", got, a.raw)
+		}
+	}
+	// A root field's error is at the root field.
+	w.env.Caller = failingCaller{status: http.StatusTooManyRequests}
+	a := w.do(`{ gpuTypes { id } }`, "")
+	if got := fmt.Sprint(a.Errors[0]["path"]); got != "[gpuTypes]" {
+		t.Errorf("root error's path %s", got)
 	}
 }
 

@@ -88,14 +88,18 @@ type execCtx struct {
 	doc  *ast.QueryDocument
 	out  *Response
 
-	errs  gqlerror.List
-	path  []pathStep // where the executor is in the answer (fail)
+	errs gqlerror.List
+	// Where the executor is in the answer (errorPath): the steps of the
+	// objects and lists it is in, and the step of the value it writes
+	// (a leaf's costs no push and pop).
+	path  []pathStep
+	leaf  pathStep
 	buf   []byte
 	nulls []typeField // selected fields v2 has no source for (unanswered)
 
-	// fieldsOf holds each selection set's fields as collected for a type
+	// fieldsOf holds each field's selection set as collected for a type
 	// (fields): a list of 100 pods collects its pods' fields once.
-	fieldsOf map[collectKey][]collectedField
+	fieldsOf map[*ast.Field]collected
 
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
@@ -129,20 +133,26 @@ type pathStep struct {
 
 // errorPath is the current path, as a GraphQL error's path.
 func (ec *execCtx) errorPath() ast.Path {
-	p := make(ast.Path, len(ec.path))
-	for i, s := range ec.path {
+	p := make(ast.Path, 0, len(ec.path)+1)
+	for _, s := range append(ec.path[:len(ec.path):len(ec.path)], ec.leaf) {
 		if s.key != "" {
-			p[i] = ast.PathName(s.key)
+			p = append(p, ast.PathName(s.key))
 		} else {
-			p[i] = ast.PathIndex(s.index)
+			p = append(p, ast.PathIndex(s.index))
 		}
 	}
 	return p
 }
 
+// enter makes the value being written (a list, an object) part of the
+// path of what is written in it; leave undoes it.
+func (ec *execCtx) enter() { ec.path = append(ec.path, ec.leaf) }
+func (ec *execCtx) leave() { ec.path = ec.path[:len(ec.path)-1] }
+
 // collectedField is one response key of a selection set: the fields
 // selected under it (several when a key is selected twice, by fragments),
-// and the key as written in the answer ("key":).
+// and the key as written in the answer ("key": for the first member,
+// ,"key": for the others).
 type collectedField struct {
 	key    string
 	fields []*ast.Field
@@ -151,29 +161,29 @@ type collectedField struct {
 	resolve fieldResolver
 }
 
-// collectKey names a selection set collected for a type: the set of the
-// field given (a field of the validated document, which lives as long as
-// the operation), or of the operation when field is nil.
-type collectKey struct {
-	field *ast.Field
-	typ   string
+// collected is a field's selection set as collected for a type.
+type collected struct {
+	typ    string
+	fields []collectedField
 }
 
-// fields is collect of set for typ, done once per field and type in an
-// operation when set is field's own selection set (owner; nil: not kept).
+// fields is collect of set for typ, done once per field in an operation
+// when set is the field's own selection set (owner, a field of the
+// validated document, which outlives the operation; nil: not kept). A
+// field's objects are all of one type (the schema has no interface or
+// union); another type is collected anew.
 func (ec *execCtx) fields(set ast.SelectionSet, typ string, owner *ast.Field) []collectedField {
 	if owner == nil {
 		return ec.collectMembers(set, typ)
 	}
-	k := collectKey{owner, typ}
-	if fs, ok := ec.fieldsOf[k]; ok {
-		return fs
+	if c, ok := ec.fieldsOf[owner]; ok && c.typ == typ {
+		return c.fields
 	}
 	fs := ec.collectMembers(set, typ)
 	if ec.fieldsOf == nil {
-		ec.fieldsOf = make(map[collectKey][]collectedField)
+		ec.fieldsOf = make(map[*ast.Field]collected)
 	}
-	ec.fieldsOf[k] = fs
+	ec.fieldsOf[owner] = collected{typ, fs}
 	return fs
 }
 
@@ -181,7 +191,10 @@ func (ec *execCtx) fields(set ast.SelectionSet, typ string, owner *ast.Field) []
 func (ec *execCtx) collectMembers(set ast.SelectionSet, typ string) []collectedField {
 	fs := ec.collect(set, typ, nil, nil)
 	for i := range fs {
-		fs[i].member = append(appendString(nil, fs[i].key), ':')
+		if i > 0 {
+			fs[i].member = append(fs[i].member, ',')
+		}
+		fs[i].member = append(appendString(fs[i].member, fs[i].key), ':')
 	}
 	return fs
 }
@@ -261,12 +274,9 @@ func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field)
 	ec.buf = append(ec.buf, '{')
 	for i := range fields {
 		cf := &fields[i]
-		if i > 0 {
-			ec.buf = append(ec.buf, ',')
-		}
 		ec.buf = append(ec.buf, cf.member...)
 		f := cf.fields[0]
-		ec.path = append(ec.path, pathStep{key: cf.key})
+		ec.leaf = pathStep{key: cf.key}
 		if f.Name == "__typename" {
 			ec.buf = appendString(ec.buf, o.typeName())
 		} else {
@@ -280,7 +290,6 @@ func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field)
 				ec.writeValue(f, mergedSelection(cf.fields), nil, v)
 			}
 		}
-		ec.path = ec.path[:len(ec.path)-1]
 	}
 	ec.buf = append(ec.buf, '}')
 }
@@ -364,18 +373,21 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Fie
 			return
 		}
 		ec.buf = append(ec.buf, '[')
+		ec.enter()
 		for i, o := range x {
 			if i > 0 {
 				ec.buf = append(ec.buf, ',')
 			}
-			ec.path = append(ec.path, pathStep{index: i})
 			if o == nil {
 				ec.buf = append(ec.buf, "null"...)
-			} else {
-				ec.writeObject(o, set, owner)
+				continue
 			}
-			ec.path = ec.path[:len(ec.path)-1]
+			ec.leaf = pathStep{index: i}
+			ec.enter()
+			ec.writeObject(o, set, owner)
+			ec.leave()
 		}
+		ec.leave()
 		ec.buf = append(ec.buf, ']')
 	case []any:
 		if x == nil {
@@ -383,14 +395,15 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Fie
 			return
 		}
 		ec.buf = append(ec.buf, '[')
+		ec.enter()
 		for i, e := range x {
 			if i > 0 {
 				ec.buf = append(ec.buf, ',')
 			}
-			ec.path = append(ec.path, pathStep{index: i})
+			ec.leaf = pathStep{index: i}
 			ec.writeValue(f, set, owner, e)
-			ec.path = ec.path[:len(ec.path)-1]
 		}
+		ec.leave()
 		ec.buf = append(ec.buf, ']')
 	case []string:
 		if x == nil {
@@ -421,7 +434,9 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Fie
 	default:
 		switch x := v.(type) {
 		case object:
+			ec.enter()
 			ec.writeObject(x, set, owner)
+			ec.leave()
 		case jsonWriter:
 			ec.buf = x.appendJSON(ec.buf)
 		default:

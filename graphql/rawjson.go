@@ -11,93 +11,101 @@ import (
 // from that JSON in its plain form: no Go value per element, no decoder.
 // Anything else takes the exact path (encoding/json), with the same answer.
 
-// plainStrings reads raw, a JSON array of strings (open '[') or an object
-// whose members are strings (open '{'), calling each with every string in
-// order: for an object, its key (even i) then its value (odd i). It takes
-// the plain form only: strings without escapes or control characters, in
-// valid UTF-8, so that each one's bytes are its value and are written as
-// they are. It reports false for anything else; each may have been called
-// by then.
-func plainStrings(raw []byte, open byte, each func(i int, s []byte)) bool {
-	close := byte(']')
-	if open == '{' {
-		close = '}'
-	}
-	p := skipSpace(raw, 0)
-	if p >= len(raw) || raw[p] != open {
+// The plain form is compact JSON (no whitespace) whose strings hold no
+// escape and no control character, in valid UTF-8: with no backslash
+// anywhere, every quote is a string's start or end, and a string's bytes
+// are its value as they stand (written as they are, they are its JSON
+// string). v2 writes such JSON for env and ports.
+
+// plainText reports whether raw has no backslash, no byte below 0x20 and
+// is valid UTF-8: the first condition of the plain form.
+func plainText(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') >= 0 {
 		return false
 	}
-	p = skipSpace(raw, p+1)
-	if p < len(raw) && raw[p] == close {
-		return skipSpace(raw, p+1) == len(raw)
+	for _, c := range raw {
+		if c < 0x20 {
+			return false
+		}
 	}
-	for i := 0; ; i++ {
-		if p >= len(raw) || raw[p] != '"' {
+	return utf8.Valid(raw)
+}
+
+// plainStringAt reads the string that starts at raw[i] (its opening
+// quote) of plain text: its bytes, and the index after its closing quote.
+func plainStringAt(raw []byte, i int) (s []byte, next int, ok bool) {
+	if i >= len(raw) || raw[i] != '"' {
+		return nil, 0, false
+	}
+	n := bytes.IndexByte(raw[i+1:], '"')
+	if n < 0 {
+		return nil, 0, false
+	}
+	return raw[i+1 : i+1+n], i + 2 + n, true
+}
+
+// plainItems calls each with every string of raw, a plain JSON array of
+// strings; false when raw is not one (each may have been called).
+func plainItems(raw []byte, each func(s []byte)) bool {
+	if len(raw) < 2 || raw[0] != '[' || !plainText(raw) {
+		return false
+	}
+	if len(raw) == 2 {
+		return raw[1] == ']'
+	}
+	for i := 1; ; {
+		s, next, ok := plainStringAt(raw, i)
+		if !ok || next >= len(raw) {
 			return false
 		}
-		n, ok := plainString(raw[p+1:])
-		if !ok {
-			return false
-		}
-		end := p + 1 + n
-		each(i, raw[p+1:end])
-		p = skipSpace(raw, end+1)
-		if p >= len(raw) {
-			return false
-		}
-		want := byte(',')
-		if open == '{' && i%2 == 0 {
-			want = ':'
-		}
+		each(s)
 		switch {
-		case raw[p] == want:
-			p = skipSpace(raw, p+1)
-		case raw[p] == close && (open == '[' || i%2 == 1):
-			return skipSpace(raw, p+1) == len(raw)
+		case raw[next] == ',':
+			i = next + 1
+		case raw[next] == ']' && next == len(raw)-1:
+			return true
 		default:
 			return false
 		}
 	}
 }
 
-// plainString is the length of the plain JSON string that s begins with
-// (after its opening quote, up to its closing one): its bytes are its value
-// as it stands — no escape, no control character, valid UTF-8. ok is false
-// for a string that is not plain, or not closed.
-func plainString(s []byte) (n int, ok bool) {
-	i := 0
-	for i < len(s) && plainASCII[s[i]] {
-		i++
+// appendPlainEnv writes raw, a plain JSON object of strings, as GraphQL's
+// ["KEY=value", ...] in the object's order; false when raw is not one.
+func appendPlainEnv(b, raw []byte) ([]byte, bool) {
+	if len(raw) < 2 || raw[0] != '{' || !plainText(raw) {
+		return b, false
 	}
-	if i < len(s) && s[i] == '"' {
-		return i, true
+	b = append(b, '[')
+	if len(raw) == 2 {
+		return append(b, ']'), raw[1] == '}'
 	}
-	// Beyond ASCII: plain if valid UTF-8 up to the quote.
-	for j := i; j < len(s); j++ {
-		switch c := s[j]; {
-		case c == '"':
-			return j, utf8.Valid(s[i:j])
-		case c < 0x20 || c == '\\':
-			return 0, false
+	for i := 1; ; {
+		k, next, ok := plainStringAt(raw, i)
+		if !ok || next >= len(raw) || raw[next] != ':' {
+			return b, false
+		}
+		v, next, ok := plainStringAt(raw, next+1)
+		if !ok || next >= len(raw) {
+			return b, false
+		}
+		if i > 1 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, k...)
+		b = append(b, '=')
+		b = append(b, v...)
+		b = append(b, '"')
+		switch {
+		case raw[next] == ',':
+			i = next + 1
+		case raw[next] == '}' && next == len(raw)-1:
+			return append(b, ']'), true
+		default:
+			return b, false
 		}
 	}
-	return 0, false
-}
-
-// plainASCII marks the bytes a plain JSON string holds as they are, in
-// ASCII: all but control characters, the quote and the backslash.
-var plainASCII = func() (t [256]bool) {
-	for c := 0x20; c < utf8.RuneSelf; c++ {
-		t[c] = c != '"' && c != '\\'
-	}
-	return t
-}()
-
-func skipSpace(b []byte, p int) int {
-	for p < len(b) && (b[p] == ' ' || b[p] == '\t' || b[p] == '\n' || b[p] == '\r') {
-		p++
-	}
-	return p
 }
 
 // podEnv is a v2 pod's env object as GraphQL's ["KEY=value", ...], in the
@@ -106,28 +114,15 @@ type podEnv json.RawMessage
 
 func (e *podEnv) appendJSON(b []byte) []byte {
 	start := len(b)
-	b = append(b, '[')
-	ok := plainStrings(*e, '{', func(i int, s []byte) {
-		if i%2 == 0 {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, '"')
-			b = append(b, s...)
-			b = append(b, '=')
-			return
+	if out, ok := appendPlainEnv(b, *e); ok {
+		return out
+	}
+	b = append(b[:start], '[')
+	for i, s := range envStrings(json.RawMessage(*e)) {
+		if i > 0 {
+			b = append(b, ',')
 		}
-		b = append(b, s...)
-		b = append(b, '"')
-	})
-	if !ok {
-		b = b[:start+1]
-		for i, s := range envStrings(json.RawMessage(*e)) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendString(b, s)
-		}
+		b = appendString(b, s)
 	}
 	return append(b, ']')
 }
@@ -138,10 +133,12 @@ type podPorts json.RawMessage
 func (p *podPorts) appendJSON(b []byte) []byte {
 	start := len(b)
 	b = append(b, '"')
-	ok := plainStrings(*p, '[', func(i int, s []byte) {
-		if i > 0 {
+	first := true
+	ok := plainItems(*p, func(s []byte) {
+		if !first {
 			b = append(b, ',')
 		}
+		first = false
 		b = append(b, s...)
 	})
 	if !ok {
@@ -156,7 +153,7 @@ func setPortTypes(ports []runtimePort, raw json.RawMessage) {
 	for i := range ports {
 		ports[i].typ = "tcp"
 	}
-	ok := plainStrings(raw, '[', func(_ int, s []byte) {
+	ok := plainItems(raw, func(s []byte) {
 		// As portTypes reads them: the text before the first slash is
 		// the port, the rest its protocol; a later entry wins.
 		num, proto, _ := bytes.Cut(s, []byte{'/'})
