@@ -33,12 +33,6 @@ func (w *world) catalogCalls() []string {
 	return out
 }
 
-func (w *world) resetCalls() {
-	w.caller.mu.Lock()
-	w.caller.calls = nil
-	w.caller.mu.Unlock()
-}
-
 // decodeData decodes an answer's data into v, as a Go client does (an
 // integer field of v rejects 24.0 or 24.5).
 func decodeData(t *testing.T, a *answer, v any) {
