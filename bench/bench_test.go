@@ -34,7 +34,7 @@ func TestMiniRun(t *testing.T) {
 		RateDuration: 200 * time.Millisecond,
 		Concurrency:  4,
 		Pods:         100,
-		Only:         "^(list/(direct|bare|nginx|gateway-v2|gateway-v1|gateway-v1-redis)|get/gateway-v1|create/gateway-v1)$",
+		Only:         "^(list/(direct|bare|nginx|gateway-v2|gateway-v1|gateway-v1-redis)|graphql/gateway|get/gateway-v1|create/gateway-v1)$",
 		GoBench:      false,
 	}
 	if testing.Verbose() {
@@ -71,7 +71,7 @@ func TestMiniRun(t *testing.T) {
 			t.Errorf("%s: no half-load rate", c.ID)
 		}
 	}
-	for _, id := range []string{"list/direct", "list/bare", "list/gateway-v2", "list/gateway-v1", "get/gateway-v1", "create/gateway-v1"} {
+	for _, id := range []string{"list/direct", "list/bare", "list/gateway-v2", "list/gateway-v1", "graphql/gateway", "get/gateway-v1", "create/gateway-v1"} {
 		if ids[id] == nil {
 			t.Errorf("case %s not run", id)
 		}
@@ -100,7 +100,7 @@ func TestMiniRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## Targets", "| gateway GET /v1/pods |", "latency.svg", rep.Machine.Go, "CPU µs/req", "Where the CPU goes", "µs of gateway CPU per request"} {
+	for _, want := range []string{"## Targets", "| gateway GET /v1/pods |", "| gateway POST /graphql myself { pods } |", "GraphQL myself { pods }", "latency.svg", rep.Machine.Go, "CPU µs/req", "Where the CPU goes", "µs of gateway CPU per request"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("results.md lacks %q", want)
 		}

@@ -106,6 +106,30 @@ func checkV1List(n int) func([]byte) error {
 	}
 }
 
+// checkGraphQLPods checks a GraphQL answer to myself { pods { ... } }: data
+// with n pods, no errors.
+func checkGraphQLPods(n int) func([]byte) error {
+	return func(b []byte) error {
+		var a struct {
+			Data struct {
+				Myself struct {
+					Pods []struct {
+						ID string `json:"id"`
+					} `json:"pods"`
+				} `json:"myself"`
+			} `json:"data"`
+			Errors []any `json:"errors"`
+		}
+		if err := json.Unmarshal(b, &a); err != nil {
+			return fmt.Errorf("not a GraphQL answer: %v: %.200s", err, b)
+		}
+		if pods := a.Data.Myself.Pods; len(a.Errors) > 0 || len(pods) != n || pods[0].ID == "" {
+			return fmt.Errorf("GraphQL answer with %d errors and %d pods, want %d pods: %.300s", len(a.Errors), len(pods), n, b)
+		}
+		return nil
+	}
+}
+
 // checkV1Pod checks a v1 pod answer with the given id.
 func checkV1Pod(id string) func([]byte) error {
 	return func(b []byte) error {

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -63,5 +64,35 @@ func TestTargetsUsePairedRounds(t *testing.T) {
 	}
 	if !found {
 		t.Fatal("no get target")
+	}
+}
+
+// The GraphQL door's CPU per request is judged against the translated
+// v1 list's, round by round.
+func TestGraphQLTargetIsTheDoorsCPUAgainstTheV1Lists(t *testing.T) {
+	for _, tc := range []struct {
+		door []float64
+		met  bool
+		want string
+	}{
+		{[]float64{600, 700, 650}, true, "1.40× (medians 650 vs 500 µs)"},
+		{[]float64{1200, 1300, 1000}, false, "2.50× (medians 1200 vs 500 µs)"},
+	} {
+		r := &Report{Options: DefaultOptions(), Cases: []*CaseResult{
+			{ID: "list/gateway-v1", Workload: wlList, Server: srvGateway, CPUPerReq: []float64{500, 500, 400}},
+			{ID: "graphql/gateway", Workload: wlGraphQL, Server: srvGateway, CPUPerReq: tc.door},
+		}}
+		found := false
+		for _, tr := range r.Targets() {
+			if strings.HasPrefix(tr.Name, "GraphQL myself { pods }") {
+				found = true
+				if !tr.Known || tr.Met != tc.met || tr.Measured != tc.want {
+					t.Errorf("door %v: %+v", tc.door, tr)
+				}
+			}
+		}
+		if !found {
+			t.Fatal("no GraphQL target")
+		}
 	}
 }

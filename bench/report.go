@@ -77,6 +77,17 @@ func pairedRatio(a, b []float64) (float64, bool) {
 	return median(rs), true
 }
 
+// workloadTitle is the title of a workload's table.
+func (r *Report) workloadTitle(w string) string {
+	switch w {
+	case wlList:
+		return fmt.Sprintf(workloadTitles[w], r.Options.Pods, (r.ListSize+512)/1024)
+	case wlGraphQL:
+		return fmt.Sprintf(workloadTitles[w], r.Options.Pods)
+	}
+	return workloadTitles[w]
+}
+
 // rpsRatio is c's maximum throughput relative to b's (pairedRatio).
 func rpsRatio(c, b *CaseResult) (float64, bool) {
 	rps := func(s Sample) float64 { return s.RPS }
@@ -117,6 +128,13 @@ func (r *Report) Targets() []TargetResult {
 			fmt.Sprintf("%.2f× (medians %.0f vs %.0f µs)", v, g, bb), v <= 2.0, true})
 	} else {
 		out = append(out, TargetResult{Name: list + ": gateway CPU per request ≤ 2.0× the bare proxy's"})
+	}
+	gql := fmt.Sprintf("GraphQL myself { pods } (runpod-python's get_pods, %d %s pods): gateway CPU per request ≤ 1.5× the translated GET /v1/pods'", r.Options.Pods, r.Options.List)
+	if c, v := r.find("graphql/gateway"), r.find("list/gateway-v1"); c != nil && v != nil && len(c.CPUPerReq) > 0 && len(v.CPUPerReq) > 0 {
+		ratio, _ := pairedRatio(c.CPUPerReq, v.CPUPerReq)
+		out = append(out, TargetResult{gql, fmt.Sprintf("%.2f× (medians %.0f vs %.0f µs)", ratio, median(c.CPUPerReq), median(v.CPUPerReq)), ratio <= 1.5, true})
+	} else {
+		out = append(out, TargetResult{Name: gql})
 	}
 	speed("translated GET /v1/pods/{id} ≥ 0.85× bare proxy throughput", "get/gateway-v1", "get/bare", 0.85)
 	speed("translated POST /v1/pods ≥ 0.60× bare proxy throughput", "create/gateway-v1", "create/bare", 0.60)
@@ -244,6 +262,12 @@ func (r *Report) CPUFindings() []string {
 			out = append(out, fmt.Sprintf("translated `GET /v1/pods` (%d %s pods): %.0f µs of gateway CPU per request, %.2f× the bare proxy's %.0f µs (which only copies bytes; the ratio is the median of the rounds' ratios)", r.Options.Pods, r.Options.List, g, v, b))
 		}
 	}
+	if g, ok := cpu("graphql/gateway"); ok {
+		if v, ok := cpu("list/gateway-v1"); ok && v > 0 {
+			ratio, _ := pairedRatio(r.find("graphql/gateway").CPUPerReq, r.find("list/gateway-v1").CPUPerReq)
+			out = append(out, fmt.Sprintf("GraphQL `myself { pods }` (runpod-python's get_pods, the same %d pods, through the GraphQL door): %.0f µs of gateway CPU per request, %.2f× the translated `GET /v1/pods`' %.0f µs", r.Options.Pods, g, ratio, v))
+		}
+	}
 	for _, c := range r.Cases {
 		if c.Server != srvGatewayRedis || len(c.CPUPerReq) == 0 {
 			continue
@@ -317,7 +341,7 @@ func (r *Report) Markdown() string {
 		b.WriteString("\n")
 	}
 
-	for _, w := range []string{wlList, wlGet, wlCreate} {
+	for _, w := range workloads {
 		var rows []*CaseResult
 		for _, c := range r.Cases {
 			if c.Workload == w {
@@ -327,17 +351,17 @@ func (r *Report) Markdown() string {
 		if len(rows) == 0 {
 			continue
 		}
-		title := workloadTitles[w]
-		if w == wlList {
-			title = fmt.Sprintf(title, o.Pods, (r.ListSize+512)/1024)
-		}
+		title := r.workloadTitle(w)
 		fmt.Fprintf(&b, "## %s — latencies at %d req/s\n\n", title, rows[0].Rate)
+		if w == wlGraphQL {
+			b.WriteString("POST /graphql with runpod-python's document (graphql_mode translate): the door runs `GET /v1/pods`' plan, with its machines, and shapes the answer by the selection set. × bare is against the list's bare proxy; latencies at half of the door's own maximum.\n\n")
+		}
 		if w == wlCreate {
 			b.WriteString("The translated create makes one upstream call, as the others do: it no longer lists the account's pods first (a pod whose create reply was lost is looked for only then, P3).\n\n")
 		}
 		b.WriteString("| case | req/s (max) | × bare | p50 | p99 | p99.9 | +p50 | +p99 | CPU µs/req | allocs/req | B/req | peak RSS | Redis cmds/req | errors |\n")
 		b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
-		bare := r.find(w + "/bare")
+		bare := r.find(bareOf(w))
 		direct := r.find(w + "/direct")
 		for _, c := range rows {
 			ratio := "—"
@@ -408,17 +432,14 @@ func (r *Report) SVG() string {
 	var rows []row
 	y := top
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, w := range []string{wlList, wlGet, wlCreate} {
+	for _, w := range workloads {
 		first := true
 		for _, c := range r.Cases {
 			if c.Workload != w || len(c.Half) == 0 {
 				continue
 			}
 			if first {
-				title := workloadTitles[w]
-				if w == wlList {
-					title = fmt.Sprintf(title, r.Options.Pods, (r.ListSize+512)/1024)
-				}
+				title := r.workloadTitle(w)
 				rows = append(rows, row{head: fmt.Sprintf("%s at %d req/s", title, c.Rate), y: y})
 				y += 22
 				first = false

@@ -107,10 +107,24 @@ func (o *Options) defaults() {
 
 // Workloads.
 const (
-	wlList   = "list"
-	wlGet    = "get"
-	wlCreate = "create"
+	wlList    = "list"
+	wlGraphQL = "graphql" // the list's pods through the GraphQL door
+	wlGet     = "get"
+	wlCreate  = "create"
 )
+
+// workloads is the order of the report's tables.
+var workloads = []string{wlList, wlGraphQL, wlGet, wlCreate}
+
+// bareOf is the case a workload's throughput is compared with (× bare):
+// its own bare proxy, or for the GraphQL door the list's, which serves
+// the same pods.
+func bareOf(w string) string {
+	if w == wlGraphQL {
+		return wlList + "/bare"
+	}
+	return w + "/bare"
+}
 
 // listKindWords describe each kind of canned list in the report.
 var listKindWords = map[string]string{
@@ -119,38 +133,51 @@ var listKindWords = map[string]string{
 }
 
 var workloadTitles = map[string]string{
-	wlList:   "List pods (%d pods, ~%d KB)",
-	wlGet:    "Get one pod",
-	wlCreate: "Create a pod",
+	wlList:    "List pods (%d pods, ~%d KB)",
+	wlGraphQL: "GraphQL myself { pods } (runpod-python's get_pods, the same %d pods)",
+	wlGet:     "Get one pod",
+	wlCreate:  "Create a pod",
 }
 
 // caseDef is one measured combination of workload and server.
 type caseDef struct {
-	ID       string // workload/server[-v1]
+	ID       string // workload/server[-v1|-graphql]
 	Workload string
 	Server   string
 	V1       bool   // the translated v1 route (else the v2 request as it is)
 	Label    string // for tables and charts
 	GoBench  string // name of the proxy Go benchmark for allocations, "" if none
+	// GraphQL: the workload's GraphQL document (runpod-python's) through
+	// the GraphQL door, the gateway started with -graphql-mode translate.
+	GraphQL bool
+}
+
+// args are the extra arguments of the case's gateway.
+func (c caseDef) args() []string {
+	if c.GraphQL {
+		return []string{"-graphql-mode", "translate"}
+	}
+	return nil
 }
 
 func allCases() []caseDef {
 	return []caseDef{
-		{"list/direct", wlList, srvDirect, false, "direct GET /v2/pods", ""},
-		{"list/bare", wlList, srvBare, false, "bare ReverseProxy GET /v2/pods", "BareReverseProxy/list"},
-		{"list/nginx", wlList, srvNginx, false, "nginx GET /v2/pods", ""},
-		{"list/gateway-v2", wlList, srvGateway, false, "gateway GET /v2/pods (pass-through)", "GatewayPassThrough/memory"},
-		{"list/gateway-v2-redis", wlList, srvGatewayRedis, false, "gateway+Redis GET /v2/pods (pass-through)", "GatewayPassThrough/redis"},
-		{"list/gateway-v1", wlList, srvGateway, true, "gateway GET /v1/pods", "GatewayListPods100/memory"},
-		{"list/gateway-v1-redis", wlList, srvGatewayRedis, true, "gateway+Redis GET /v1/pods", "GatewayListPods100/redis"},
-		{"get/direct", wlGet, srvDirect, false, "direct GET /v2/pods/{id}", ""},
-		{"get/bare", wlGet, srvBare, false, "bare ReverseProxy GET /v2/pods/{id}", "BareReverseProxy/get"},
-		{"get/gateway-v1", wlGet, srvGateway, true, "gateway GET /v1/pods/{id}", "GatewayGetPod/memory"},
-		{"get/gateway-v1-redis", wlGet, srvGatewayRedis, true, "gateway+Redis GET /v1/pods/{id}", "GatewayGetPod/redis"},
-		{"create/direct", wlCreate, srvDirect, false, "direct POST /v2/pods", ""},
-		{"create/bare", wlCreate, srvBare, false, "bare ReverseProxy POST /v2/pods", "BareReverseProxy/create"},
-		{"create/gateway-v1", wlCreate, srvGateway, true, "gateway POST /v1/pods", "GatewayCreatePod/memory"},
-		{"create/gateway-v1-redis", wlCreate, srvGatewayRedis, true, "gateway+Redis POST /v1/pods", "GatewayCreatePod/redis"},
+		{"list/direct", wlList, srvDirect, false, "direct GET /v2/pods", "", false},
+		{"list/bare", wlList, srvBare, false, "bare ReverseProxy GET /v2/pods", "BareReverseProxy/list", false},
+		{"list/nginx", wlList, srvNginx, false, "nginx GET /v2/pods", "", false},
+		{"list/gateway-v2", wlList, srvGateway, false, "gateway GET /v2/pods (pass-through)", "GatewayPassThrough/memory", false},
+		{"list/gateway-v2-redis", wlList, srvGatewayRedis, false, "gateway+Redis GET /v2/pods (pass-through)", "GatewayPassThrough/redis", false},
+		{"list/gateway-v1", wlList, srvGateway, true, "gateway GET /v1/pods", "GatewayListPods100/memory", false},
+		{"list/gateway-v1-redis", wlList, srvGatewayRedis, true, "gateway+Redis GET /v1/pods", "GatewayListPods100/redis", false},
+		{"graphql/gateway", wlGraphQL, srvGateway, false, "gateway POST /graphql myself { pods }", "GatewayGraphQLGetPods/memory", true},
+		{"get/direct", wlGet, srvDirect, false, "direct GET /v2/pods/{id}", "", false},
+		{"get/bare", wlGet, srvBare, false, "bare ReverseProxy GET /v2/pods/{id}", "BareReverseProxy/get", false},
+		{"get/gateway-v1", wlGet, srvGateway, true, "gateway GET /v1/pods/{id}", "GatewayGetPod/memory", false},
+		{"get/gateway-v1-redis", wlGet, srvGatewayRedis, true, "gateway+Redis GET /v1/pods/{id}", "GatewayGetPod/redis", false},
+		{"create/direct", wlCreate, srvDirect, false, "direct POST /v2/pods", "", false},
+		{"create/bare", wlCreate, srvBare, false, "bare ReverseProxy POST /v2/pods", "BareReverseProxy/create", false},
+		{"create/gateway-v1", wlCreate, srvGateway, true, "gateway POST /v1/pods", "GatewayCreatePod/memory", false},
+		{"create/gateway-v1-redis", wlCreate, srvGatewayRedis, true, "gateway+Redis POST /v1/pods", "GatewayCreatePod/redis", false},
 	}
 }
 
@@ -168,6 +195,8 @@ func request(c caseDef, base string, b *canned.Bodies, pods int) (Target, int, f
 		}
 	}
 	switch {
+	case c.GraphQL:
+		return Target{Method: "POST", URL: base + "/graphql", Body: []byte(canned.GraphQLGetPodsBody), Header: jh}, 200, checkGraphQLPods(pods)
 	case c.Workload == wlList && !c.V1:
 		return Target{Method: "GET", URL: base + "/v2/pods", Header: h}, 200, same(b.List)
 	case c.Workload == wlList:
@@ -446,7 +475,7 @@ func halfRates(cases []*CaseResult) map[string]int {
 
 // check sends one request through a fresh server and checks the answer.
 func (e *env) check(cr *CaseResult, b *canned.Bodies) error {
-	s, err := e.start(cr.Server)
+	s, err := e.start(cr.Server, cr.def.args()...)
 	if err != nil {
 		return err
 	}
@@ -475,7 +504,7 @@ func (e *env) check(cr *CaseResult, b *canned.Bodies) error {
 // measure runs one attack on a fresh server: rate 0 at maximum throughput
 // (also reads the peak RSS and the Redis counters), else at rate.
 func (e *env) measure(ctx context.Context, cr *CaseResult, b *canned.Bodies, rate int) error {
-	s, err := e.start(cr.Server)
+	s, err := e.start(cr.Server, cr.def.args()...)
 	if err != nil {
 		return err
 	}

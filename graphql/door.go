@@ -14,6 +14,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 	"github.com/vektah/gqlparser/v2/validator"
 
+	"github.com/v1gateway/v1gateway/podjson"
 	"github.com/v1gateway/v1gateway/translate"
 )
 
@@ -51,6 +52,8 @@ type Env struct {
 // always served with status 200 (clients read errors from the body), and
 // what the gateway did, for the operator (P7a).
 type Response struct {
+	// Body may be a pooled buffer: give it back with ReleaseBody once
+	// written (and never use it after).
 	Body []byte
 	// Fields are the root fields executed (myself, podStop): /usage
 	// counts each.
@@ -142,8 +145,11 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 		root = d.schema.Mutation
 	}
 	ec := &execCtx{ctx: ctx, env: env, vars: vars, doc: doc, out: out}
-	ec.buf = append(ec.buf, `{"data":`...)
-	ec.writeObject(&rootObject{door: d, typ: root.Name, op: string(op.Operation)}, op.SelectionSet)
+	// The answer is built in a pooled buffer (podjson's, the v1 answers'):
+	// a list's answer is tens of kilobytes, grown anew for every request
+	// otherwise.
+	ec.buf = append(podjson.GetAnswerBuf(answerBufHint), `{"data":`...)
+	ec.writeObject(&rootObject{door: d, typ: root.Name, op: string(op.Operation)}, op.SelectionSet, nil)
 	ec.finish()
 	if len(out.Warnings) > 0 {
 		ec.buf = append(ec.buf, `,"extensions":{"warnings":`...)
@@ -160,11 +166,18 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 		body = append(body, e...)
 		body = append(body, ',')
 		body = append(body, ec.buf[1:]...)
+		podjson.PutAnswerBuf(ec.buf)
 		ec.buf = body
 	}
-	out.Body = ec.buf
+	out.Body = podjson.PooledBody(ec.buf)
 	return out
 }
+
+// answerBufHint is the room of a new answer buffer.
+const answerBufHint = 16 << 10
+
+// ReleaseBody gives back a Response's Body once it has been written.
+func ReleaseBody(b []byte) { podjson.ReleaseBody(b) }
 
 // rootObject is Query or Mutation: each field is a root field of the table.
 type rootObject struct {

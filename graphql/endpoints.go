@@ -207,11 +207,8 @@ func endpointType(v2 string) string {
 // endpoint, H11); the endpoint answers of saveEndpoint and
 // updateEndpointTemplate have it.
 func (ec *execCtx) versionNotRead() {
-	_, _ = ec.once("res:warned:version", func() (any, error) {
-		ec.warn(translate.CodeVersionOmitted, "Endpoint.version was answered null: a list of endpoints reads no versions (one more v2 call per endpoint); "+
-			"select Endpoint.pods too, or read the endpoint's version from saveEndpoint's answer")
-		return nil, nil
-	})
+	ec.warnOnce(translate.CodeVersionOmitted, "Endpoint.version was answered null: a list of endpoints reads no versions (one more v2 call per endpoint); "+
+		"select Endpoint.pods too, or read the endpoint's version from saveEndpoint's answer")
 }
 
 // endpointVolume is an EndpointNetworkVolume: an id, and its data center
@@ -540,15 +537,13 @@ func (ec *execCtx) gpuTypesOf(gpuIDs string) ([]string, error) {
 // gpuCatalog is the v2 GPU catalog, read once per operation (the proxy
 // caches it across requests).
 func (ec *execCtx) gpuCatalog() ([]translate.V2GPUType, error) {
-	v, err := ec.once("res:gpuCatalog", func() (any, error) {
+	return memo(ec, "res:gpuCatalog", func() ([]translate.V2GPUType, error) {
 		types, res := translate.ReadGPUTypes(ec.ctx, ec.readRequest(), ec.env.Caller, translate.GPUCatalogQuery{})
 		if res != nil {
 			return nil, ec.readFailed("the v2 GPU catalog", res)
 		}
 		return types, nil
 	})
-	types, _ := v.([]translate.V2GPUType)
-	return types, err
 }
 
 // gpuDisplayName is a GPU type's name in the catalog ("RTX 4090"); null

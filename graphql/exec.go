@@ -7,10 +7,11 @@ import (
 	"math"
 	"sort"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // This file is the executor: it walks a validated operation's selection
@@ -29,7 +30,15 @@ type object interface {
 
 // A value a resolver gives: nil, string, bool, int, int64, float64,
 // json.RawMessage (a JSON scalar, written as is), object, []object, []string,
-// []int, []any, or *string / *int / *float64 / *bool (nil: null).
+// []int, []any, *string / *int / *float64 / *bool (nil: null), or a
+// jsonWriter.
+
+// A jsonWriter is a leaf value (a scalar or a list of scalars) that writes
+// its JSON itself: a value read from v2's JSON (a pod's env and ports) is
+// written straight from it, without a Go value per element.
+type jsonWriter interface {
+	appendJSON(b []byte) []byte
+}
 
 // fieldTable maps a GraphQL type's field names to their resolvers: one table
 // per object type, the place a reader looks for what a field answers.
@@ -44,6 +53,33 @@ func resolveIn[T any](t fieldTable[T], typ string, o T, ec *execCtx, f *ast.Fiel
 	return fn(o, ec, f)
 }
 
+// A tabledObject is an object whose fields are a fieldTable's: the
+// executor looks each selected field's resolver up once per selection set
+// (collectedField.resolve) rather than once per object, which is what a
+// list of many objects of one type costs.
+type tabledObject interface {
+	object
+	resolverFor(name string) fieldResolver
+}
+
+// fieldResolver resolves one field for an object of the table's type (any
+// other object resolves it with its own field method).
+type fieldResolver func(o object, ec *execCtx, f *ast.Field) (any, error)
+
+// resolverFor is t's resolver of the field name, nil when t has none.
+func (t fieldTable[T]) resolverFor(name string) fieldResolver {
+	fn, ok := t[name]
+	if !ok {
+		return nil
+	}
+	return func(o object, ec *execCtx, f *ast.Field) (any, error) {
+		if x, ok := o.(T); ok {
+			return fn(x, ec, f)
+		}
+		return o.field(ec, f)
+	}
+}
+
 // execCtx is one operation's execution: what its resolvers share.
 type execCtx struct {
 	ctx  context.Context
@@ -52,10 +88,18 @@ type execCtx struct {
 	doc  *ast.QueryDocument
 	out  *Response
 
-	errs  gqlerror.List
-	path  ast.Path
+	errs gqlerror.List
+	// Where the executor is in the answer (errorPath): the steps of the
+	// objects and lists it is in, and the step of the value it writes
+	// (a leaf's costs no push and pop).
+	path  []pathStep
+	leaf  pathStep
 	buf   []byte
-	nulls []string // selected fields v2 has no source for (unanswered)
+	nulls []typeField // selected fields v2 has no source for (unanswered)
+
+	// fieldsOf holds each field's selection set as collected for a type
+	// (fields): a list of 100 pods collects its pods' fields once.
+	fieldsOf map[*ast.Field]collected
 
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
@@ -67,7 +111,7 @@ func (ec *execCtx) args(f *ast.Field) map[string]any { return f.ArgumentMap(ec.v
 
 // fail records a field error at the current path; the field reads null.
 func (ec *execCtx) fail(f *ast.Field, err error) {
-	e := &gqlerror.Error{Message: err.Error(), Path: append(ast.Path(nil), ec.path...)}
+	e := &gqlerror.Error{Message: err.Error(), Path: ec.errorPath()}
 	if f != nil && f.Position != nil {
 		e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}
 	}
@@ -79,11 +123,80 @@ func (ec *execCtx) fail(f *ast.Field, err error) {
 	ec.errs = append(ec.errs, e)
 }
 
+// pathStep is one step of the path to the value being written: a
+// response key, or an index in a list (key ""). The path is kept as plain
+// values and made an ast.Path only for an error.
+type pathStep struct {
+	key   string
+	index int
+}
+
+// errorPath is the current path, as a GraphQL error's path.
+func (ec *execCtx) errorPath() ast.Path {
+	p := make(ast.Path, 0, len(ec.path)+1)
+	for _, s := range append(ec.path[:len(ec.path):len(ec.path)], ec.leaf) {
+		if s.key != "" {
+			p = append(p, ast.PathName(s.key))
+		} else {
+			p = append(p, ast.PathIndex(s.index))
+		}
+	}
+	return p
+}
+
+// enter makes the value being written (a list, an object) part of the
+// path of what is written in it; leave undoes it.
+func (ec *execCtx) enter() { ec.path = append(ec.path, ec.leaf) }
+func (ec *execCtx) leave() { ec.path = ec.path[:len(ec.path)-1] }
+
 // collectedField is one response key of a selection set: the fields
-// selected under it (several when a key is selected twice, by fragments).
+// selected under it (several when a key is selected twice, by fragments),
+// and the key as written in the answer ("key": for the first member,
+// ,"key": for the others).
 type collectedField struct {
 	key    string
 	fields []*ast.Field
+	member []byte
+	// resolve is the field's resolver for a tabledObject, found once.
+	resolve fieldResolver
+}
+
+// collected is a field's selection set as collected for a type.
+type collected struct {
+	typ    string
+	fields []collectedField
+}
+
+// fields is collect of set for typ, done once per field in an operation
+// when set is the field's own selection set (owner, a field of the
+// validated document, which outlives the operation; nil: not kept). A
+// field's objects are all of one type (the schema has no interface or
+// union); another type is collected anew.
+func (ec *execCtx) fields(set ast.SelectionSet, typ string, owner *ast.Field) []collectedField {
+	if owner == nil {
+		return ec.collectMembers(set, typ)
+	}
+	if c, ok := ec.fieldsOf[owner]; ok && c.typ == typ {
+		return c.fields
+	}
+	fs := ec.collectMembers(set, typ)
+	if ec.fieldsOf == nil {
+		ec.fieldsOf = make(map[*ast.Field]collected)
+	}
+	ec.fieldsOf[owner] = collected{typ, fs}
+	return fs
+}
+
+// collectMembers is collect, with each key written as an object member.
+func (ec *execCtx) collectMembers(set ast.SelectionSet, typ string) []collectedField {
+	fs := ec.collect(set, typ, nil, nil)
+	for i := range fs {
+		if i > 0 {
+			fs[i].member = append(fs[i].member, ',')
+		}
+		fs[i].member = append(appendString(fs[i].member, fs[i].key), ':')
+	}
+	return fs
 }
 
 // collect gathers the fields of set that apply to an object of type typ,
@@ -153,40 +266,52 @@ func (ec *execCtx) included(ds ast.DirectiveList) bool {
 	return true
 }
 
-// writeObject writes o as the JSON object of the fields set selects.
-func (ec *execCtx) writeObject(o object, set ast.SelectionSet) {
-	fields := ec.collect(set, o.typeName(), nil, nil)
+// writeObject writes o as the JSON object of the fields set selects;
+// owner is the field whose selection set set is (nil: the operation's, or
+// a merged one), by which its fields are collected once (fields).
+func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field) {
+	fields := ec.fields(set, o.typeName(), owner)
 	ec.buf = append(ec.buf, '{')
-	for i, cf := range fields {
-		if i > 0 {
-			ec.buf = append(ec.buf, ',')
-		}
-		ec.buf = appendString(ec.buf, cf.key)
-		ec.buf = append(ec.buf, ':')
+	for i := range fields {
+		cf := &fields[i]
+		ec.buf = append(ec.buf, cf.member...)
 		f := cf.fields[0]
-		ec.path = append(ec.path, ast.PathName(cf.key))
+		ec.leaf = pathStep{key: cf.key}
 		if f.Name == "__typename" {
 			ec.buf = appendString(ec.buf, o.typeName())
 		} else {
-			v, err := o.field(ec, f)
+			v, err := ec.resolve(cf, o, f)
 			if err != nil {
 				ec.fail(f, err)
 				ec.buf = append(ec.buf, "null"...)
+			} else if len(cf.fields) == 1 {
+				ec.writeValue(f, f.SelectionSet, f, v)
 			} else {
-				ec.writeValue(f, mergedSelection(cf.fields), v)
+				ec.writeValue(f, mergedSelection(cf.fields), nil, v)
 			}
 		}
-		ec.path = ec.path[:len(ec.path)-1]
 	}
 	ec.buf = append(ec.buf, '}')
+}
+
+// resolve resolves the field f of cf for o: through cf's resolver when o
+// is a tabledObject (looked up the first time), else o.field.
+func (ec *execCtx) resolve(cf *collectedField, o object, f *ast.Field) (any, error) {
+	if cf.resolve == nil {
+		t, ok := o.(tabledObject)
+		if !ok {
+			return o.field(ec, f)
+		}
+		if cf.resolve = t.resolverFor(f.Name); cf.resolve == nil {
+			return o.field(ec, f) // not in the table: field says so
+		}
+	}
+	return cf.resolve(o, ec, f)
 }
 
 // mergedSelection is the selection set of a response key selected by
 // several fields (fragments that select the same object field).
 func mergedSelection(fs []*ast.Field) ast.SelectionSet {
-	if len(fs) == 1 {
-		return fs[0].SelectionSet
-	}
 	var set ast.SelectionSet
 	for _, f := range fs {
 		set = append(set, f.SelectionSet...)
@@ -195,35 +320,74 @@ func mergedSelection(fs []*ast.Field) ast.SelectionSet {
 }
 
 // writeValue writes a resolved value: leaves by their Go type (checked
-// against the schema's leaf type), objects and lists by set.
-func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, v any) {
+// against the schema's leaf type), objects and lists by set (owner: as in
+// writeObject). The concrete types come first, as resolvers give them
+// most; the two interfaces (object, jsonWriter) last.
+func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Field, v any) {
 	switch x := v.(type) {
 	case nil:
 		ec.buf = append(ec.buf, "null"...)
-	case object:
+	case *string:
 		if x == nil {
 			ec.buf = append(ec.buf, "null"...)
 			return
 		}
-		ec.writeObject(x, set)
+		ec.buf = appendString(ec.buf, *x)
+	case string:
+		ec.buf = appendString(ec.buf, x)
+	case *int:
+		if x == nil {
+			ec.buf = append(ec.buf, "null"...)
+			return
+		}
+		ec.writeInt(f, int64(*x))
+	case int:
+		ec.writeInt(f, int64(x))
+	case int64:
+		ec.writeInt(f, x)
+	case *float64:
+		if x == nil {
+			ec.buf = append(ec.buf, "null"...)
+			return
+		}
+		ec.writeFloat(f, *x)
+	case float64:
+		ec.writeFloat(f, x)
+	case *bool:
+		if x == nil {
+			ec.buf = append(ec.buf, "null"...)
+			return
+		}
+		ec.buf = strconv.AppendBool(ec.buf, *x)
+	case bool:
+		ec.buf = strconv.AppendBool(ec.buf, x)
+	case json.RawMessage:
+		if len(x) == 0 {
+			ec.buf = append(ec.buf, "null"...)
+		} else {
+			ec.buf = append(ec.buf, x...)
+		}
 	case []object:
 		if x == nil {
 			ec.buf = append(ec.buf, "null"...)
 			return
 		}
 		ec.buf = append(ec.buf, '[')
+		ec.enter()
 		for i, o := range x {
 			if i > 0 {
 				ec.buf = append(ec.buf, ',')
 			}
-			ec.path = append(ec.path, ast.PathIndex(i))
 			if o == nil {
 				ec.buf = append(ec.buf, "null"...)
-			} else {
-				ec.writeObject(o, set)
+				continue
 			}
-			ec.path = ec.path[:len(ec.path)-1]
+			ec.leaf = pathStep{index: i}
+			ec.enter()
+			ec.writeObject(o, set, owner)
+			ec.leave()
 		}
+		ec.leave()
 		ec.buf = append(ec.buf, ']')
 	case []any:
 		if x == nil {
@@ -231,14 +395,15 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, v any) {
 			return
 		}
 		ec.buf = append(ec.buf, '[')
+		ec.enter()
 		for i, e := range x {
 			if i > 0 {
 				ec.buf = append(ec.buf, ',')
 			}
-			ec.path = append(ec.path, ast.PathIndex(i))
-			ec.writeValue(f, set, e)
-			ec.path = ec.path[:len(ec.path)-1]
+			ec.leaf = pathStep{index: i}
+			ec.writeValue(f, set, owner, e)
 		}
+		ec.leave()
 		ec.buf = append(ec.buf, ']')
 	case []string:
 		if x == nil {
@@ -266,77 +431,52 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, v any) {
 			ec.buf = strconv.AppendInt(ec.buf, int64(n), 10)
 		}
 		ec.buf = append(ec.buf, ']')
-	case *string:
-		if x == nil {
-			ec.buf = append(ec.buf, "null"...)
-			return
-		}
-		ec.writeValue(f, set, *x)
-	case *int:
-		if x == nil {
-			ec.buf = append(ec.buf, "null"...)
-			return
-		}
-		ec.writeValue(f, set, *x)
-	case *float64:
-		if x == nil {
-			ec.buf = append(ec.buf, "null"...)
-			return
-		}
-		ec.writeValue(f, set, *x)
-	case *bool:
-		if x == nil {
-			ec.buf = append(ec.buf, "null"...)
-			return
-		}
-		ec.writeValue(f, set, *x)
 	default:
-		ec.writeLeaf(f, v)
+		switch x := v.(type) {
+		case object:
+			ec.enter()
+			ec.writeObject(x, set, owner)
+			ec.leave()
+		case jsonWriter:
+			ec.buf = x.appendJSON(ec.buf)
+		default:
+			ec.fail(f, fmt.Errorf("%s: the gateway produced a value of type %T", f.Name, v))
+			ec.buf = append(ec.buf, "null"...)
+		}
 	}
 }
 
-// writeLeaf writes a scalar. Int fields are written as integers whatever
+// leafType is the name of f's type (Int, Float, ...).
+func leafType(f *ast.Field) string {
+	if f.Definition == nil || f.Definition.Type == nil {
+		return ""
+	}
+	return namedType(f.Definition.Type)
+}
+
+// writeInt writes an integer: as a number in a Float field.
+func (ec *execCtx) writeInt(f *ast.Field, n int64) {
+	if leafType(f) == "Float" {
+		ec.buf = appendFloat(ec.buf, float64(n))
+		return
+	}
+	ec.buf = strconv.AppendInt(ec.buf, n, 10)
+}
+
+// writeFloat writes a float. Int fields are written as integers whatever
 // the Go type (clients decode counts into integers); a float that is not a
 // whole number in an Int field is an error, as GraphQL's Int coercion says.
-func (ec *execCtx) writeLeaf(f *ast.Field, v any) {
-	leaf := ""
-	if f.Definition != nil && f.Definition.Type != nil {
-		leaf = namedType(f.Definition.Type)
-	}
-	switch x := v.(type) {
-	case string:
-		ec.buf = appendString(ec.buf, x)
-	case bool:
-		ec.buf = strconv.AppendBool(ec.buf, x)
-	case int:
-		if leaf == "Float" {
-			ec.buf = appendFloat(ec.buf, float64(x))
-		} else {
-			ec.buf = strconv.AppendInt(ec.buf, int64(x), 10)
-		}
-	case int64:
-		ec.buf = strconv.AppendInt(ec.buf, x, 10)
-	case float64:
-		if leaf == "Int" {
-			if x != math.Trunc(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<31-1 {
-				ec.fail(f, fmt.Errorf("%s.%s: %v is not an Int", f.ObjectDefinition.Name, f.Name, x))
-				ec.buf = append(ec.buf, "null"...)
-				return
-			}
-			ec.buf = strconv.AppendInt(ec.buf, int64(x), 10)
+func (ec *execCtx) writeFloat(f *ast.Field, x float64) {
+	if leafType(f) == "Int" {
+		if x != math.Trunc(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<31-1 {
+			ec.fail(f, fmt.Errorf("%s.%s: %v is not an Int", f.ObjectDefinition.Name, f.Name, x))
+			ec.buf = append(ec.buf, "null"...)
 			return
 		}
-		ec.buf = appendFloat(ec.buf, x)
-	case json.RawMessage:
-		if len(x) == 0 {
-			ec.buf = append(ec.buf, "null"...)
-		} else {
-			ec.buf = append(ec.buf, x...)
-		}
-	default:
-		ec.fail(f, fmt.Errorf("%s: the gateway produced a value of type %T", f.Name, v))
-		ec.buf = append(ec.buf, "null"...)
+		ec.buf = strconv.AppendInt(ec.buf, int64(x), 10)
+		return
 	}
+	ec.buf = appendFloat(ec.buf, x)
 }
 
 // namedType is the name of a type without its list and non-null wrappers.
@@ -361,49 +501,9 @@ func appendFloat(b []byte, f float64) []byte {
 }
 
 // appendString writes s as a JSON string: quote, backslash and control
-// characters escaped, invalid UTF-8 replaced by U+FFFD (as encoding/json).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-const hexDigits = "0123456789abcdef"
+// characters escaped, invalid UTF-8 replaced by U+FFFD (as encoding/json
+// writes it, but for HTML escapes): podjson's writer, the v1 answers'.
+func appendString(b []byte, s string) []byte { return podjson.AppendString(b, s) }
 
 // sortedKeys is m's keys in order (for stable messages).
 func sortedKeys[V any](m map[string]V) []string {

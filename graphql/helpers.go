@@ -36,25 +36,6 @@ func (ec *execCtx) readFailed(what string, res *translate.Result) error {
 	return &planError{status: res.Status, message: what + ": " + msg}
 }
 
-// once returns what read gave the first time key was asked in this
-// operation (its error too): an answer that lists many endpoints reads
-// the network volumes once for all of them.
-func (ec *execCtx) once(key string, read func() (any, error)) (any, error) {
-	type memoized struct {
-		v   any
-		err error
-	}
-	if m, ok := ec.memo[key].(memoized); ok {
-		return m.v, m.err
-	}
-	v, err := read()
-	if ec.memo == nil {
-		ec.memo = map[string]any{}
-	}
-	ec.memo[key] = memoized{v, err}
-	return v, err
-}
-
 // fieldNames pairs a GraphQL input field with the v1 field the door
 // sends it as, when the names differ (locations → dataCenterIds).
 type fieldNames []struct{ graphql, v1 string }

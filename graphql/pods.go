@@ -55,8 +55,10 @@ func userPods(ec *execCtx, f *ast.Field) (any, error) {
 	}
 	models, _ := res.Model.([]translate.PodModel)
 	out := make([]object, len(models))
+	pods := make([]podObject, len(models))
 	for i := range models {
-		out[i] = &podObject{m: &models[i]}
+		pods[i].set(&models[i])
+		out[i] = &pods[i]
 	}
 	return out, nil
 }
@@ -67,56 +69,71 @@ func podObjectOf(model any) object {
 	if !ok || m == nil {
 		return nil
 	}
-	return &podObject{m: m}
+	p := &podObject{}
+	p.set(m)
+	return p
 }
 
 // ---------------------------------------------------------------------------
 // The Pod object: one table, GraphQL field ← the pod's v2 and v1 forms.
 
-type podObject struct{ m *translate.PodModel }
+// podObject is a Pod; its machine and runtime objects live in it (no
+// allocation of their own for each pod of a list).
+type podObject struct {
+	m       *translate.PodModel
+	machine podMachine
+	runtime podRuntime
+}
+
+func (p *podObject) set(m *translate.PodModel) {
+	p.m, p.machine.m, p.runtime.m = m, m, m
+}
 
 func (p *podObject) typeName() string { return "Pod" }
 func (p *podObject) field(ec *execCtx, f *ast.Field) (any, error) {
 	return resolveIn(podFields, "Pod", p, ec, f)
 }
+func (p *podObject) resolverFor(name string) fieldResolver { return podFields.resolverFor(name) }
 
+// Resolvers give pointers into the model where they can: a pointer in an
+// interface is no allocation, a string or a number is one.
 var podFields = fieldTable[*podObject]{
-	"id":                func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.ID, nil },
-	"name":              func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.Name, nil },
-	"imageName":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.Image, nil },
-	"desiredStatus":     func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.DesiredStatus, nil },
-	"containerDiskInGb": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.ContainerDiskInGb, nil },
-	"costPerHr":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.CostPerHr, nil },
-	"volumeInGb":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.VolumeInGb, nil },
-	"volumeMountPath":   func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.VolumeMountPath, nil },
-	"dockerArgs":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V2.Args, nil },
-	"env":               func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return envStrings(p.m.V2.Env), nil },
-	"ports":             func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return portString(p.m.V2.Ports), nil },
+	"id":                func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.ID, nil },
+	"name":              func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.Name, nil },
+	"imageName":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.Image, nil },
+	"desiredStatus":     func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.DesiredStatus, nil },
+	"containerDiskInGb": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.ContainerDiskInGb, nil },
+	"costPerHr":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.CostPerHr, nil },
+	"volumeInGb":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.VolumeInGb, nil },
+	"volumeMountPath":   func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.VolumeMountPath, nil },
+	"dockerArgs":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V2.Args, nil },
+	"env":               func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return (*podEnv)(&p.m.V2.Env), nil },
+	"ports":             func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return (*podPorts)(&p.m.V2.Ports), nil },
 	"gpuCount": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.GPU == nil {
 			return 0, nil
 		}
-		return p.m.V2.GPU.Count, nil
+		return &p.m.V2.GPU.Count, nil
 	},
 	"vcpuCount": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.CPU == nil {
 			return ec.unanswered("Pod", "vcpuCount")
 		}
-		return p.m.V2.CPU.VcpuCount, nil
+		return &p.m.V2.CPU.VcpuCount, nil
 	},
 	"memoryInGb": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.CPU == nil {
 			return ec.unanswered("Pod", "memoryInGb")
 		}
-		return p.m.V2.CPU.Memory, nil
+		return &p.m.V2.CPU.Memory, nil
 	},
 	"uptimeSeconds": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.uptime(p.m.V2), nil },
-	"machine":       func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &podMachine{p.m}, nil },
+	"machine":       func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.machine, nil },
 	"runtime": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.Runtime == nil {
 			return nil, nil
 		}
-		return &podRuntime{p.m}, nil
+		return &p.runtime, nil
 	},
 	"machineId":        unansweredField[*podObject]("Pod", "machineId"),
 	"dockerId":         unansweredField[*podObject]("Pod", "dockerId"),
@@ -153,6 +170,9 @@ func (ec *execCtx) uptime(p *podjson.V2Pod) int {
 type podMachine struct{ m *translate.PodModel }
 
 func (p *podMachine) typeName() string { return "PodMachineInfo" }
+func (p *podMachine) resolverFor(name string) fieldResolver {
+	return podMachineFields.resolverFor(name)
+}
 func (p *podMachine) field(ec *execCtx, f *ast.Field) (any, error) {
 	return resolveIn(podMachineFields, "PodMachineInfo", p, ec, f)
 }
@@ -162,13 +182,13 @@ var podMachineFields = fieldTable[*podMachine]{
 		if p.m.V1.Machine == nil || p.m.V1.Machine.GpuDisplayName == "" {
 			return nil, nil
 		}
-		return p.m.V1.Machine.GpuDisplayName, nil
+		return &p.m.V1.Machine.GpuDisplayName, nil
 	},
 	"location": func(p *podMachine, _ *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.DataCenterID == "" {
 			return nil, nil
 		}
-		return p.m.V2.DataCenterID, nil
+		return &p.m.V2.DataCenterID, nil
 	},
 	"podHostId": unansweredField[*podMachine]("PodMachineInfo", "podHostId"),
 }
@@ -176,6 +196,9 @@ var podMachineFields = fieldTable[*podMachine]{
 type podRuntime struct{ m *translate.PodModel }
 
 func (p *podRuntime) typeName() string { return "PodRuntime" }
+func (p *podRuntime) resolverFor(name string) fieldResolver {
+	return podRuntimeFields.resolverFor(name)
+}
 func (p *podRuntime) field(ec *execCtx, f *ast.Field) (any, error) {
 	return resolveIn(podRuntimeFields, "PodRuntime", p, ec, f)
 }
@@ -184,14 +207,18 @@ var podRuntimeFields = fieldTable[*podRuntime]{
 	"uptimeInSeconds": func(p *podRuntime, ec *execCtx, _ *ast.Field) (any, error) { return ec.uptime(p.m.V2), nil },
 	"ports": func(p *podRuntime, _ *execCtx, _ *ast.Field) (any, error) {
 		ports := p.m.V2.Runtime.Ports
-		out := make([]object, 0, len(ports))
-		types := portTypes(p.m.V2.Ports)
+		exposed := make([]runtimePort, 0, len(ports))
 		for i := range ports {
 			rp := &ports[i]
 			if rp.Public <= 0 {
 				continue // not exposed (a null public port)
 			}
-			out = append(out, &runtimePort{p: rp, public: rp.IP != "" && rp.IP == string(p.m.V1.PublicIP), typ: types[rp.Private]})
+			exposed = append(exposed, runtimePort{p: rp, public: rp.IP != "" && rp.IP == string(p.m.V1.PublicIP)})
+		}
+		setPortTypes(exposed, p.m.V2.Ports)
+		out := make([]object, len(exposed))
+		for i := range exposed {
+			out[i] = &exposed[i]
 		}
 		return out, nil
 	},
@@ -202,25 +229,23 @@ var podRuntimeFields = fieldTable[*podRuntime]{
 type runtimePort struct {
 	p      *podjson.V2RuntimePort
 	public bool
-	typ    string
+	typ    string // http or tcp, as the pod's ports list exposes it (tcp when it does not say)
 }
 
 func (r *runtimePort) typeName() string { return "PodRuntimePorts" }
+func (r *runtimePort) resolverFor(name string) fieldResolver {
+	return runtimePortFields.resolverFor(name)
+}
 func (r *runtimePort) field(ec *execCtx, f *ast.Field) (any, error) {
 	return resolveIn(runtimePortFields, "PodRuntimePorts", r, ec, f)
 }
 
 var runtimePortFields = fieldTable[*runtimePort]{
-	"ip":          func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.p.IP, nil },
+	"ip":          func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.p.IP, nil },
 	"isIpPublic":  func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.public, nil },
-	"privatePort": func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.p.Private, nil },
-	"publicPort":  func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.p.Public, nil },
-	"type": func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) {
-		if r.typ == "" {
-			return "tcp", nil
-		}
-		return r.typ, nil
-	},
+	"privatePort": func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.p.Private, nil },
+	"publicPort":  func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.p.Public, nil },
+	"type":        func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.typ, nil },
 }
 
 // portTypes maps each exposed private port to its protocol (8888/http →

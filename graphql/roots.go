@@ -13,9 +13,9 @@ func rootFields() map[string]rootField {
 		// Queries.
 		"Query.myself":                {resolve: queryMyself},
 		"Query.pod":                   {resolve: queryPod},
-		"Query.gpuTypes":              {resolve: notYet, public: true},
-		"Query.dataCenters":           {resolve: notYet, public: true},
-		"Query.serverlessGpuPools":    {resolve: notYet, public: true},
+		"Query.gpuTypes":              {resolve: queryGPUTypes, public: true},
+		"Query.dataCenters":           {resolve: queryDataCenters, public: true},
+		"Query.serverlessGpuPools":    {resolve: queryServerlessGPUPools, public: true},
 		"Query.podTemplates":          {resolve: queryPodTemplates},
 		"Query.podTemplate":           {resolve: queryPodTemplate},
 		"Query.listings":              {resolve: refused("v2 has no hub: deploy the hub repository's image as a template (saveTemplate) and an endpoint (saveEndpoint)"), public: true},
@@ -57,9 +57,4 @@ func refused(why string) func(ec *execCtx, f *ast.Field) (any, error) {
 	return func(ec *execCtx, f *ast.Field) (any, error) {
 		return nil, ec.refuse("%s is not available through the gateway: %s", f.Name, why)
 	}
-}
-
-// notYet is a root field whose translation is not built yet.
-func notYet(ec *execCtx, f *ast.Field) (any, error) {
-	return nil, ec.refuse("%s is not translated by this gateway yet", f.Name)
 }

@@ -79,7 +79,7 @@ func (ec *execCtx) warn(code, msg string) {
 
 // planError is a plan's error answer, as a GraphQL error: the v1 message,
 // and in extensions the HTTP status v1 would have answered and the v1
-// operation that ran.
+// operation that ran (none for a read no v1 operation makes: the catalog).
 type planError struct {
 	status  int
 	message string
@@ -97,6 +97,8 @@ func (e *planError) Extensions() map[string]any {
 	return ext
 }
 
+// planErrorOf is the GraphQL error of a failed answer of op (nil: a read
+// of the door's own, translate/catalog.go).
 func planErrorOf(op *translate.Operation, res *translate.Result) *planError {
 	var body struct {
 		Message string `json:"message"`
@@ -106,7 +108,11 @@ func planErrorOf(op *translate.Operation, res *translate.Result) *planError {
 		msg = body.Message
 	}
 	translate.ReleaseBody(res.Body)
-	return &planError{status: res.Status, message: msg, op: op.Name}
+	name := ""
+	if op != nil {
+		name = op.Name
+	}
+	return &planError{status: res.Status, message: msg, op: name}
 }
 
 // errorCode names an HTTP status the way GraphQL servers' extensions.code
@@ -157,18 +163,25 @@ func errNeedsKey(field string) error {
 // unanswered records that a selected field has no v2 source and was
 // answered null; the answer names all of them once (finish).
 func (ec *execCtx) unanswered(typ, field string) (any, error) {
-	name := typ + "." + field
-	if !slices.Contains(ec.nulls, name) {
+	if name := (typeField{typ, field}); !slices.Contains(ec.nulls, name) {
 		ec.nulls = append(ec.nulls, name)
 	}
 	return nil, nil
 }
 
+// typeField names a field of a type (Pod.machineId) without building the
+// string for every pod.
+type typeField struct{ typ, field string }
+
 // finish adds the door's summary warnings once the operation ran.
 func (ec *execCtx) finish() {
 	if len(ec.nulls) > 0 {
-		sort.Strings(ec.nulls)
-		ec.warn(CodeFieldsUnanswered, "fields v2 has no source for were answered null: "+strings.Join(ec.nulls, ", "))
+		names := make([]string, len(ec.nulls))
+		for i, n := range ec.nulls {
+			names[i] = n.typ + "." + n.field
+		}
+		sort.Strings(names)
+		ec.warn(CodeFieldsUnanswered, "fields v2 has no source for were answered null: "+strings.Join(names, ", "))
 	}
 }
 

@@ -79,7 +79,7 @@ func (ec *execCtx) currentSpend() (any, error) {
 // networkVolumeList is v1 ListNetworkVolumes, read once per operation (an
 // answer with many endpoints looks their volumes up in it).
 func (ec *execCtx) networkVolumeList() ([]translate.V1NetworkVolume, error) {
-	v, err := ec.once("res:networkVolumes", func() (any, error) {
+	return memo(ec, "res:networkVolumes", func() ([]translate.V1NetworkVolume, error) {
 		res, err := ec.run("ListNetworkVolumes", nil, nil, nil)
 		if err != nil {
 			return nil, err
@@ -87,8 +87,6 @@ func (ec *execCtx) networkVolumeList() ([]translate.V1NetworkVolume, error) {
 		list, _ := res.Model.([]translate.V1NetworkVolume)
 		return list, nil
 	})
-	list, _ := v.([]translate.V1NetworkVolume)
-	return list, err
 }
 
 // networkVolumeObjects is User.networkVolumes.

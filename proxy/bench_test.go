@@ -117,8 +117,9 @@ func benchGateway(b *testing.B, kind string) *Gateway {
 	return benchGatewayWith(b, kind, benchBodies)
 }
 
-// benchGatewayWith is benchGateway in front of the given canned answers.
-func benchGatewayWith(b *testing.B, kind string, bodies *canned.Bodies) *Gateway {
+// benchGatewayWith is benchGateway in front of the given canned answers;
+// mod, when given, changes the configuration first.
+func benchGatewayWith(b *testing.B, kind string, bodies *canned.Bodies, mod ...func(*config.Config)) *Gateway {
 	b.Helper()
 	// TestMain's check of declared v2 calls (a regexp per call) is not
 	// part of the gateway.
@@ -129,6 +130,9 @@ func benchGatewayWith(b *testing.B, kind string, bodies *canned.Bodies) *Gateway
 	cfg.UpstreamURL = "http://upstream.bench"
 	cfg.RateLimitPerMinute = 1_000_000_000 // never reached
 	cfg.KeyHashSecret = "bench-secret"
+	for _, m := range mod {
+		m(cfg)
+	}
 	log := zerolog.New(io.Discard).Level(zerolog.InfoLevel).With().Timestamp().Logger()
 	var lim limiter.Limiter
 	switch kind {
@@ -170,6 +174,18 @@ func BenchmarkGatewayPassThrough(b *testing.B) {
 // BenchmarkGatewayListPods100: GET /v1/pods, translated from a 100-pod v2 list.
 func BenchmarkGatewayListPods100(b *testing.B) {
 	benchGatewayRoute(b, "GET", "/v1/pods", "", http.StatusOK)
+}
+
+// BenchmarkGatewayGraphQLGetPods: POST /graphql with runpod-python's
+// get_pods (myself { pods {...} }) over the 100-pod list, answered by the
+// GraphQL door (graphql_mode translate), beside GatewayListPods100.
+func BenchmarkGatewayGraphQLGetPods(b *testing.B) {
+	translateMode := func(c *config.Config) { c.GraphQLMode = "translate" }
+	for _, kind := range []string{"memory", "redis"} {
+		b.Run(kind, func(b *testing.B) {
+			newBenchRequest("POST", "/graphql", canned.GraphQLGetPodsBody, http.StatusOK).run(b, benchGatewayWith(b, kind, benchBodies, translateMode))
+		})
+	}
 }
 
 // BenchmarkGatewayGetPod: GET /v1/pods/{id}.

@@ -192,6 +192,7 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
 	w.WriteHeader(http.StatusOK)
 	_, _ = w.Write(resp.Body)
+	graphql.ReleaseBody(resp.Body)
 	caller.release()
 }
 

@@ -57,8 +57,9 @@ var NoteCodes = map[string]string{
 	// The GraphQL door (P11).
 	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
 	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
-	CodeGraphQLCloudNarrowed:    "a GraphQL pod deploy asked for cloudType ALL; v2 places a pod in one cloud, SECURE was asked",
+	CodeGraphQLCloudNarrowed:    "a GraphQL request named no one cloud (a pod deploy's cloudType ALL, lowestPrice without secureCloud); v2 places and prices in one cloud, SECURE was asked",
 	CodeGraphQLDefaultTemplate:  "runpod-python's default CPU template (runpod-ubuntu), which v2 does not have, was not sent",
+	CodeGraphQLInputIgnored:     "GraphQL lowestPrice inputs v2 has no filter for (minMemoryInGb, minVcpuCount, totalDisk) were not applied: the answer is the GPU type's price and stock",
 }
 
 // Note codes.
@@ -99,6 +100,7 @@ const (
 	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
 	CodeGraphQLCloudNarrowed     = "graphql_cloud_narrowed"
 	CodeGraphQLDefaultTemplate   = "graphql_default_template_dropped"
+	CodeGraphQLInputIgnored      = "graphql_input_ignored"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.

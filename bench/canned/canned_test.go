@@ -158,3 +158,19 @@ func TestMixedListFollowsTheContract(t *testing.T) {
 		t.Errorf("podjson/testdata/podlistmixed100.json is not Mixed(100) (%v): regenerate it", err)
 	}
 }
+
+// The GraphQL document the benchmark sends is runpod-python's, as the
+// GraphQL door's tests have it.
+func TestGraphQLGetPodsIsRunpodPythonsDocument(t *testing.T) {
+	b, err := os.ReadFile("../../graphql/testdata/clients/runpod-python/get_pods.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != GraphQLGetPods {
+		t.Errorf("GraphQLGetPods differs from graphql/testdata/clients/runpod-python/get_pods.graphql")
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(GraphQLGetPodsBody), &body); err != nil || len(body) != 1 || body["query"] != GraphQLGetPods {
+		t.Errorf("GraphQLGetPodsBody %q", GraphQLGetPodsBody)
+	}
+}

@@ -1,0 +1,454 @@
+package graphql
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// The catalog: Query.gpuTypes (and GpuType.lowestPrice), Query.dataCenters
+// and Query.serverlessGpuPools, read from v2's GPU and data-center catalogs
+// (translate.ReadGPUTypes, ReadDataCenters). No v1 operation reads them:
+// v1's REST API had no catalog, its GraphQL did. The vendor answered these
+// without an API key (runpod-mcp sends none): they are public root fields.
+//
+// v2 calls, each a GET under /v2/catalog/ (cached by the gateway, H11):
+//
+//   - gpuTypes: GET /v2/catalog/gpus, or /v2/catalog/gpus/{id} for
+//     gpuTypes(input: {id}). When the selection holds lowestPrice, this one
+//     read asks for the availability of its (first) input, so that a
+//     document with one lowestPrice input costs one call.
+//   - lowestPrice: the same read with include=AVAILABILITY&product=POD and
+//     the input's count, cloud and CUDA versions — once per distinct input
+//     per operation (ec.memo), whatever the number of GPU types.
+//   - dataCenters: GET /v2/catalog/datacenters, with
+//     include=GPU_AVAILABILITY when gpuAvailability is selected.
+//   - serverlessGpuPools: GET /v2/catalog/gpus, grouped by pool.
+
+// ---------------------------------------------------------------------------
+// Query.gpuTypes
+
+// queryGPUTypes is Query.gpuTypes(input: {id}): every GPU type, or the one
+// with that id — an empty list when there is none (runpod-python's get_gpu
+// raises its own "No GPU found" on []).
+func queryGPUTypes(ec *execCtx, f *ast.Field) (any, error) {
+	id, _ := inputArg(ec.args(f), "input").str("id")
+	q := translate.GPUCatalogQuery{ID: id}
+	// The read asks for the availability of the selection's first
+	// lowestPrice input, and keeps it for that field.
+	var seeded *lowestPriceInput
+	if in, ok := ec.firstLowestPrice(f); ok {
+		in.q.ID = id
+		q, seeded = in.q, &in
+	}
+	types, err := ec.readGPUTypes(q)
+	if err != nil {
+		return nil, err
+	}
+	if seeded != nil {
+		memoize(ec, seeded.key(), byID(types))
+	}
+	out := make([]object, len(types))
+	for i := range types {
+		out[i] = &gpuTypeObject{t: &types[i], single: id != ""}
+	}
+	return out, nil
+}
+
+// readGPUTypes reads the GPU catalog (translate.ReadGPUTypes); a failure is
+// the read's error, as a GraphQL error.
+func (ec *execCtx) readGPUTypes(q translate.GPUCatalogQuery) ([]translate.V2GPUType, error) {
+	types, res := translate.ReadGPUTypes(ec.ctx, ec.readRequest(), ec.env.Caller, q)
+	if res != nil {
+		return nil, ec.readFailed("the v2 catalog", res)
+	}
+	return types, nil
+}
+
+// byID indexes GPU types by id.
+func byID(types []translate.V2GPUType) map[string]*translate.V2GPUType {
+	m := make(map[string]*translate.V2GPUType, len(types))
+	for i := range types {
+		m[types[i].ID] = &types[i]
+	}
+	return m
+}
+
+// gpuTypeObject is a GpuType: one v2 GPU type. single is set when
+// gpuTypes asked for one id (lowestPrice then reads that type alone).
+type gpuTypeObject struct {
+	t      *translate.V2GPUType
+	single bool
+}
+
+func (g *gpuTypeObject) typeName() string { return "GpuType" }
+func (g *gpuTypeObject) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(gpuTypeFields, "GpuType", g, ec, f)
+}
+
+// gpuTypeFields: the GpuType object, field ← v2 GpuType.
+var gpuTypeFields = fieldTable[*gpuTypeObject]{
+	"id":             func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.ID, nil },
+	"displayName":    func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Name, nil },
+	"memoryInGb":     func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Memory, nil },
+	"secureCloud":    func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Secure, nil },
+	"communityCloud": func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Community, nil },
+	"manufacturer":   func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Manufacturer, nil },
+	"securePrice":    func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Price.Secure, nil },
+	"communityPrice": func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Price.Community, nil },
+	"maxGpuCount":    func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return maxGPUCount(g.t), nil },
+	"lowestPrice":    gpuLowestPrice,
+
+	"cudaCores":          unansweredField[*gpuTypeObject]("GpuType", "cudaCores"),
+	"oneMonthPrice":      unansweredField[*gpuTypeObject]("GpuType", "oneMonthPrice"),
+	"threeMonthPrice":    unansweredField[*gpuTypeObject]("GpuType", "threeMonthPrice"),
+	"oneWeekPrice":       unansweredField[*gpuTypeObject]("GpuType", "oneWeekPrice"),
+	"communitySpotPrice": unansweredField[*gpuTypeObject]("GpuType", "communitySpotPrice"),
+	"secureSpotPrice":    unansweredField[*gpuTypeObject]("GpuType", "secureSpotPrice"),
+}
+
+// maxGPUCount is GraphQL's one maxGpuCount from v2's per-cloud maxCount:
+// the larger of the clouds that offer the type (of both when v2 says
+// neither does). v2's figure is a ceiling (the largest machine), not
+// stock, as the vendor's was.
+func maxGPUCount(t *translate.V2GPUType) int {
+	n := 0
+	if t.Secure {
+		n = t.MaxCount.Secure
+	}
+	if t.Community {
+		n = max(n, t.MaxCount.Community)
+	}
+	if !t.Secure && !t.Community {
+		n = max(t.MaxCount.Secure, t.MaxCount.Community)
+	}
+	return n
+}
+
+// ---------------------------------------------------------------------------
+// GpuType.lowestPrice
+
+// lowestPriceInput is a lowestPrice input as a v2 catalog read.
+type lowestPriceInput struct {
+	q translate.GPUCatalogQuery
+	// defaultCloud: secureCloud was not given, and v2's default (SECURE)
+	// was asked.
+	defaultCloud bool
+	// ignored are the inputs v2 cannot filter by that were set.
+	ignored []string
+}
+
+// key is the memo key of the read (one per distinct input and id).
+func (in *lowestPriceInput) key() string {
+	return "lowestPrice\x00" + in.q.ID + "\x00" + strconv.Itoa(in.q.Count) + "\x00" + in.q.Cloud + "\x00" + strings.Join(in.q.CudaVersions, ",")
+}
+
+// cudaVersion is a CUDA version as v2's cudaVersions filter takes it.
+var cudaVersion = regexp.MustCompile(`^\d+\.\d+$`)
+
+// lowestPriceOf reads lowestPrice's input (with the operation's
+// variables): gpuCount (default 1, as in v2 and the vendor's API),
+// secureCloud (true: SECURE; false: COMMUNITY; absent or null: not sent,
+// v2's default, SECURE — gpuLowestPrice asks COMMUNITY for a type offered
+// only there) and allowedCudaVersions (v2 cudaVersions, exact
+// major.minor). minMemoryInGb, minVcpuCount and totalDisk have no v2
+// filter: they are listed in ignored.
+func (ec *execCtx) lowestPriceOf(f *ast.Field) (lowestPriceInput, error) {
+	in := inputArg(ec.args(f), "input")
+	out := lowestPriceInput{q: translate.GPUCatalogQuery{Count: 1}}
+	if n, ok := in.int("gpuCount"); ok {
+		if n < 1 {
+			return out, fmt.Errorf("lowestPrice: gpuCount %d: a pod has at least 1 GPU", n)
+		}
+		out.q.Count = n
+	}
+	switch s, ok := in.boolean("secureCloud"); {
+	case !ok:
+		out.defaultCloud = true
+	case s:
+		out.q.Cloud = "SECURE"
+	default:
+		out.q.Cloud = "COMMUNITY"
+	}
+	if l, ok := in.strs("allowedCudaVersions"); ok {
+		for _, v := range l {
+			if v == "" {
+				continue
+			}
+			if !cudaVersion.MatchString(v) {
+				return out, fmt.Errorf("lowestPrice: allowedCudaVersions: %q is not a CUDA version as major.minor (e.g. 12.8)", v)
+			}
+			out.q.CudaVersions = append(out.q.CudaVersions, v)
+		}
+	}
+	for _, k := range []string{"minMemoryInGb", "minVcpuCount", "totalDisk"} {
+		if n, ok := in.int(k); ok && n > 0 {
+			out.ignored = append(out.ignored, k)
+		}
+	}
+	return out, nil
+}
+
+// firstLowestPrice is the input of the first lowestPrice that f's
+// selection (a gpuTypes field) selects, if any, and if it reads.
+func (ec *execCtx) firstLowestPrice(f *ast.Field) (lowestPriceInput, bool) {
+	for _, cf := range ec.collect(f.SelectionSet, "GpuType", nil, nil) {
+		if cf.fields[0].Name != "lowestPrice" {
+			continue
+		}
+		in, err := ec.lowestPriceOf(cf.fields[0])
+		return in, err == nil
+	}
+	return lowestPriceInput{}, false
+}
+
+// gpuLowestPrice is GpuType.lowestPrice(input): this GPU type's price and
+// stock for pods of gpuCount GPUs in the cloud asked for, from one catalog
+// read per distinct input per operation. It is a price and stock probe,
+// not a placement: inputs v2 cannot filter by are ignored with a warning.
+func gpuLowestPrice(g *gpuTypeObject, ec *execCtx, f *ast.Field) (any, error) {
+	in, err := ec.lowestPriceOf(f)
+	if err != nil {
+		return nil, err
+	}
+	if g.single {
+		in.q.ID = g.t.ID
+	}
+	if in.defaultCloud {
+		// No cloud named: the secure cloud (v2's default), or the
+		// community cloud for a type only offered there, so that a
+		// community-only type is not answered "no stock, no price" (the
+		// vendor's documentation shows one priced without secureCloud).
+		if !g.t.Secure && g.t.Community {
+			in.q.Cloud = "COMMUNITY"
+		}
+		ec.warnOnce(translate.CodeGraphQLCloudNarrowed, "lowestPrice without secureCloud was answered for one cloud per GPU type: the secure cloud (v2's default), the community cloud for types offered only there; send secureCloud: true or false to choose")
+	}
+	if len(in.ignored) > 0 {
+		ec.warnOnce(translate.CodeGraphQLInputIgnored, "lowestPrice: "+strings.Join(in.ignored, ", ")+" not applied: v2 prices and stocks a GPU type by GPU count, cloud and CUDA version only, so the answer is the type's price and stock, not a machine with that much memory, vCPU or disk")
+	}
+	types, err := memo(ec, in.key(), func() (map[string]*translate.V2GPUType, error) {
+		types, err := ec.readGPUTypes(in.q)
+		if err != nil {
+			return nil, err
+		}
+		return byID(types), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	t := types[g.t.ID]
+	if t == nil {
+		return nil, nil // not in the catalog's answer for this input
+	}
+	cloud := in.q.Cloud
+	if cloud == "" {
+		cloud = "SECURE"
+	}
+	return &lowestPrice{t: t, cloud: cloud}, nil
+}
+
+// lowestPrice is a LowestPrice: a GPU type as the catalog answered it
+// with availability for one input, in one cloud.
+type lowestPrice struct {
+	t     *translate.V2GPUType
+	cloud string // SECURE or COMMUNITY
+}
+
+func (l *lowestPrice) typeName() string { return "LowestPrice" }
+func (l *lowestPrice) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(lowestPriceFields, "LowestPrice", l, ec, f)
+}
+
+// lowestPriceFields: the LowestPrice object, field ← the v2 GpuType read
+// with availability.
+var lowestPriceFields = fieldTable[*lowestPrice]{
+	"gpuTypeId":            func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.t.ID, nil },
+	"gpuName":              func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.t.Name, nil },
+	"uninterruptablePrice": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.price(), nil },
+	"stockStatus":          func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return stockStatus(l.t.Availability), nil },
+	"gpuTypeCudaVersions": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) {
+		out := make([]object, len(l.t.CudaVersions))
+		for i, c := range l.t.CudaVersions {
+			availability := "UNAVAILABLE"
+			if c.Available {
+				availability = "AVAILABLE"
+			}
+			out[i] = &cudaAvailability{version: c.Version, availability: availability}
+		}
+		return out, nil
+	},
+	"availableGpuCounts": unansweredField[*lowestPrice]("LowestPrice", "availableGpuCounts"),
+	"minimumBidPrice":    unansweredField[*lowestPrice]("LowestPrice", "minimumBidPrice"),
+	"minMemory":          unansweredField[*lowestPrice]("LowestPrice", "minMemory"),
+	"minVcpu":            unansweredField[*lowestPrice]("LowestPrice", "minVcpu"),
+}
+
+// price is the on-demand list price of one GPU of the type per hour in
+// the cloud asked for (v2 price.secure or price.community: v2 quotes the
+// price of a single GPU, as the vendor's uninterruptablePrice did); null
+// when the type is not offered in that cloud.
+func (l *lowestPrice) price() *float64 {
+	if l.cloud == "COMMUNITY" {
+		if !l.t.Community {
+			return nil
+		}
+		return l.t.Price.Community
+	}
+	if !l.t.Secure {
+		return nil
+	}
+	return l.t.Price.Secure
+}
+
+// stockStatus is GraphQL's stockStatus of a v2 availability level: High,
+// Medium or Low, and null for NONE (or none given). Never a word for no
+// stock: runpod-mcp counts any stockStatus but "Out" as available.
+func stockStatus(level string) any {
+	switch level {
+	case "HIGH":
+		return "High"
+	case "MEDIUM":
+		return "Medium"
+	case "LOW":
+		return "Low"
+	}
+	return nil
+}
+
+// cudaAvailability is a GpuTypeCudaVersion: one v2 cudaVersions entry.
+type cudaAvailability struct{ version, availability string }
+
+func (c *cudaAvailability) typeName() string { return "GpuTypeCudaVersion" }
+func (c *cudaAvailability) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(cudaAvailabilityFields, "GpuTypeCudaVersion", c, ec, f)
+}
+
+var cudaAvailabilityFields = fieldTable[*cudaAvailability]{
+	"cudaVersion":  func(c *cudaAvailability, _ *execCtx, _ *ast.Field) (any, error) { return c.version, nil },
+	"availability": func(c *cudaAvailability, _ *execCtx, _ *ast.Field) (any, error) { return c.availability, nil },
+}
+
+// ---------------------------------------------------------------------------
+// Query.dataCenters
+
+// queryDataCenters is Query.dataCenters: v2's data centers, with their GPU
+// availability when gpuAvailability is selected.
+func queryDataCenters(ec *execCtx, f *ast.Field) (any, error) {
+	dcs, res := translate.ReadDataCenters(ec.ctx, ec.readRequest(), ec.env.Caller, ec.selects(f, "gpuAvailability"))
+	if res != nil {
+		return nil, ec.readFailed("the v2 catalog", res)
+	}
+	out := make([]object, len(dcs))
+	for i := range dcs {
+		out[i] = &dataCenterObject{dc: &dcs[i]}
+	}
+	return out, nil
+}
+
+type dataCenterObject struct{ dc *translate.V2DataCenter }
+
+func (d *dataCenterObject) typeName() string { return "DataCenter" }
+func (d *dataCenterObject) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(dataCenterFields, "DataCenter", d, ec, f)
+}
+
+// dataCenterFields: the DataCenter object, field ← v2 DataCenter.
+var dataCenterFields = fieldTable[*dataCenterObject]{
+	"id":       func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return d.dc.ID, nil },
+	"name":     func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return d.dc.Name, nil },
+	"location": func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return regionName(d.dc.Region), nil },
+	"gpuAvailability": func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) {
+		out := make([]object, 0, len(d.dc.GPUAvailability))
+		for i := range d.dc.GPUAvailability {
+			a := &d.dc.GPUAvailability[i]
+			// No entry for none: runpodctl's gpu list takes a GPU without
+			// one as unavailable, and any stockStatus as some stock.
+			if stockStatus(a.Availability) == nil {
+				continue
+			}
+			out = append(out, &gpuAvailabilityObject{id: a.ID, name: a.Name, level: a.Availability})
+		}
+		return out, nil
+	},
+}
+
+// regionName is a v2 region as words: NORTH_AMERICA → North America
+// (runpod-mcp lower-cases location to filter by region).
+func regionName(region string) string {
+	words := strings.Split(strings.ToLower(region), "_")
+	for i, w := range words {
+		if w != "" {
+			words[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+type gpuAvailabilityObject struct{ id, name, level string }
+
+func (a *gpuAvailabilityObject) typeName() string { return "GpuAvailability" }
+func (a *gpuAvailabilityObject) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(gpuAvailabilityFields, "GpuAvailability", a, ec, f)
+}
+
+var gpuAvailabilityFields = fieldTable[*gpuAvailabilityObject]{
+	"gpuTypeId":   func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.id, nil },
+	"displayName": func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.name, nil },
+	"stockStatus": func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) {
+		return stockStatus(a.level), nil
+	},
+}
+
+// ---------------------------------------------------------------------------
+// Query.serverlessGpuPools
+
+// queryServerlessGPUPools is Query.serverlessGpuPools: v2's GPU catalog
+// grouped by pool (GpuType.pool), pools in the order they first appear,
+// types in catalog order; types in no pool are left out. runpodctl's
+// serverless create maps a GPU type id to its pool with it.
+func queryServerlessGPUPools(ec *execCtx, f *ast.Field) (any, error) {
+	types, err := ec.readGPUTypes(translate.GPUCatalogQuery{})
+	if err != nil {
+		return nil, err
+	}
+	var out []object
+	pools := map[string]*serverlessPool{}
+	for i := range types {
+		t := &types[i]
+		if t.Pool == nil || *t.Pool == "" {
+			continue
+		}
+		p := pools[*t.Pool]
+		if p == nil {
+			p = &serverlessPool{id: *t.Pool}
+			pools[p.id] = p
+			out = append(out, p)
+		}
+		p.types = append(p.types, t.ID)
+	}
+	if out == nil {
+		out = []object{}
+	}
+	return out, nil
+}
+
+type serverlessPool struct {
+	id    string
+	types []string
+}
+
+func (p *serverlessPool) typeName() string { return "ServerlessGpuPool" }
+func (p *serverlessPool) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(serverlessPoolFields, "ServerlessGpuPool", p, ec, f)
+}
+
+var serverlessPoolFields = fieldTable[*serverlessPool]{
+	"id":         func(p *serverlessPool, _ *execCtx, _ *ast.Field) (any, error) { return p.id, nil },
+	"gpuTypeIds": func(p *serverlessPool, _ *execCtx, _ *ast.Field) (any, error) { return p.types, nil },
+}
