@@ -349,7 +349,7 @@ func (g *Gateway) recordNotes(ctx context.Context, info *reqInfo, counted bool) 
 	for _, n := range notes {
 		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op).add...)
 		if counted && g.usage != nil {
-			g.usage.RecordNote(info.keyID, info.op, n.Code, n.Message)
+			g.usage.RecordFieldNote(info.keyID, info.op, n.Code, n.Field, n.Message)
 		}
 	}
 }

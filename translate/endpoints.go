@@ -264,7 +264,9 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if !req.Options.Lenient {
 			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(in.untrans))
 		}
-		notes.drop(untranslatableFields(in.untrans))
+		for _, u := range in.untrans {
+			notes.dropField(u.field, "dropped "+u.field+" (compat_mode: lenient): "+u.why)
+		}
 	}
 	if len(in.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
@@ -584,7 +586,9 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if !req.Options.Lenient {
 			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(u.untrans))
 		}
-		notes.drop(untranslatableFields(u.untrans))
+		for _, f := range u.untrans {
+			notes.dropField(f.field, "dropped "+f.field+" (compat_mode: lenient): "+f.why)
+		}
 	}
 	if len(u.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))

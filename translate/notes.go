@@ -1,7 +1,5 @@
 package translate
 
-import "strings"
-
 // Notes: what the gateway did beyond a plain translation, with a stable code
 // per kind (P7a, docs/design.md). Real v1 clients never show response
 // headers, so every warning, lenient drop, emulation and refusal is also
@@ -13,6 +11,11 @@ import "strings"
 type Note struct {
 	Code    string // stable snake_case code, one per kind (NoteCodes)
 	Message string // the text the client was given (header or error)
+	// Field is the v1 field the note is about, for a note about one field
+	// (a refused or dropped untranslatable field, an ignored field of the
+	// outside-document table); "" otherwise. It is always a name the
+	// gateway knows, never one a client made up (/usage counts per field).
+	Field string
 }
 
 // NoteCodes lists every note code with what it means: the one table the
@@ -50,9 +53,9 @@ var NoteCodes = map[string]string{
 	CodeTemplateRolloutFailed:    "a template edit could not be rolled out to an endpoint made from it",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
-	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
+	CodeLenientDropped:        "a field that cannot be translated was dropped (compat_mode lenient, or field_policy drop), one note per field",
 	CodeResetEmulated:         "reset was emulated with restart or start",
-	CodeUntranslatableRefused: "strict mode refused fields that cannot be translated",
+	CodeUntranslatableRefused: "a field that cannot be translated was refused (compat_mode strict, or field_policy refuse), one note per field",
 	CodeResetRefused:          "reset was refused (v2 has no reset)",
 }
 
@@ -98,10 +101,11 @@ func (r *Result) warn(code, msg string) {
 	r.Notes = append(r.Notes, Note{Code: code, Message: msg})
 }
 
-// drop records fields dropped in lenient mode (X-Compat-Dropped).
-func (r *Result) drop(fields []string) {
-	r.Dropped = append(r.Dropped, fields...)
-	r.Notes = append(r.Notes, Note{Code: CodeLenientDropped, Message: "dropped: " + strings.Join(fields, ", ")})
+// dropField records an untranslatable field dropped (X-Compat-Dropped),
+// with a note about it.
+func (r *Result) dropField(field, msg string) {
+	r.Dropped = append(r.Dropped, field)
+	r.Notes = append(r.Notes, Note{Code: CodeLenientDropped, Field: field, Message: msg})
 }
 
 // emulate records an operation v2 lacks that was emulated (X-Compat-Emulated).

@@ -58,6 +58,10 @@ type Options struct {
 	// list's order breaks availability ties (instead of the price). nil:
 	// every v1 GPU type, ties broken by the lower price.
 	DefaultGPUTypes []string
+	// FieldPolicy (V1GW_FIELD_POLICY, field_policy) overrides Lenient for
+	// single fields of PolicyFields: FieldPolicyRefuse or FieldPolicyDrop
+	// (fieldpolicy.go). nil: Lenient decides for every field.
+	FieldPolicy map[string]string
 }
 
 // Request is a v1 request as the gateway received it.

@@ -444,12 +444,6 @@ func sortedKeys(m map[string]struct{}) []string {
 	return keys
 }
 
-// untranslatable is a v1 field with no v2 home that changes behaviour, cost
-// or placement (P1): rejected in strict mode, dropped in lenient mode.
-type untranslatable struct {
-	field, why string
-}
-
 // isPowerOfTwo reports whether n is a power of two.
 func isPowerOfTwo(n int) bool { return n > 0 && n&(n-1) == 0 }
 
@@ -706,23 +700,9 @@ func candidateField(cpu bool) string {
 	return "gpuTypeIds"
 }
 
-// untranslatableMessage is the 400 message naming every untranslatable field.
-func untranslatableMessage(us []untranslatable) string {
-	parts := make([]string, len(us))
-	for i, u := range us {
-		parts[i] = u.field + ": " + u.why
-	}
-	return "cannot be translated to the v2 API without changing what the pod does, costs or where it runs: " +
-		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
-}
-
-func untranslatableFields(us []untranslatable) []string {
-	out := make([]string, len(us))
-	for i, u := range us {
-		out[i] = u.field
-	}
-	return out
-}
+// untranslatablePod is what an untranslatable pod field would change
+// (decideUntranslatable's intro).
+const untranslatablePod = "cannot be translated to the v2 API without changing what the pod does, costs or where it runs"
 
 // v2CreatePodBody is v2 CreatePodRequest (unevaluatedProperties: false).
 type v2CreatePodBody struct {

@@ -46,11 +46,8 @@ func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
-	if len(in.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableMessage(in.untrans))
-		}
-		notes.drop(untranslatableFields(in.untrans))
+	if r := decideUntranslatable(req, in.untrans, untranslatablePod, notes); r != nil {
+		return r
 	}
 	if len(in.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodCreateInput", in.unknownKeys))

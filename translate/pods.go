@@ -146,11 +146,8 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
-	if len(u.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableMessage(u.untrans))
-		}
-		notes.drop(untranslatableFields(u.untrans))
+	if r := decideUntranslatable(req, u.untrans, untranslatablePod, notes); r != nil {
+		return r
 	}
 	if len(u.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))

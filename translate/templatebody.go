@@ -73,16 +73,9 @@ type templateInput struct {
 	untrans     []untranslatable
 }
 
-// untranslatableTemplateMessage is the 400 message naming every
-// untranslatable template field.
-func untranslatableTemplateMessage(us []untranslatable) string {
-	parts := make([]string, len(us))
-	for i, u := range us {
-		parts[i] = u.field + ": " + u.why
-	}
-	return "cannot be translated to the v2 API without changing what containers created from the template do: " +
-		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
-}
+// untranslatableTemplate is what an untranslatable template field would
+// change (decideUntranslatable's intro).
+const untranslatableTemplate = "cannot be translated to the v2 API without changing what containers created from the template do"
 
 func (b *bodyFields) templateCommon(in *templateInput) {
 	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {

@@ -58,11 +58,8 @@ func templateAnswer(status int, t *v2TemplateForPod) *Result {
 // and update: nil Result when the request may go on.
 func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Result) {
 	notes := &Result{}
-	if len(in.untrans) > 0 {
-		if !req.Options.Lenient {
-			return nil, refuse(CodeUntranslatableRefused, untranslatableTemplateMessage(in.untrans))
-		}
-		notes.drop(untranslatableFields(in.untrans))
+	if r := decideUntranslatable(req, in.untrans, untranslatableTemplate, notes); r != nil {
+		return nil, r
 	}
 	if len(in.unknownKeys) > 0 {
 		notes.warn(CodeUnknownFields, unknownFieldsWarning(schema, in.unknownKeys))
