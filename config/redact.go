@@ -131,6 +131,7 @@ func (c *Config) Redacted() map[string]any {
 		"compat_mode":               c.CompatMode,
 		"reset_mode":                c.ResetMode,
 		"default_gpu_types":         strings.Join(c.DefaultGPUTypes, ","),
+		"field_policy":              fieldPolicyText(c.FieldPolicy),
 		"config_file":               c.ConfigFile,
 		"key_hash_secret":           secret,
 		"key_hash_secret_generated": c.KeyHashSecretGenerated,
@@ -162,6 +163,15 @@ func (c *Config) Redacted() map[string]any {
 		"sunset_warning":            c.SunsetWarning,
 		"migrated_keys":             migrated,
 	}
+}
+
+// fieldPolicyText is field_policy as FIELD=POLICY,…, sorted by field.
+func fieldPolicyText(m map[string]string) string {
+	parts := make([]string, 0, len(m))
+	for _, f := range sortedKeys(m) {
+		parts = append(parts, f+"="+m[f])
+	}
+	return strings.Join(parts, ",")
 }
 
 // redactedIfSet hides a secret's value while saying whether it is set.

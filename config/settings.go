@@ -34,6 +34,12 @@ type Config struct {
 	// GPU type, cheapest first among the most available (P3, docs/design.md)
 	// (-default-gpu-types, V1GW_DEFAULT_GPU_TYPES, default_gpu_types; comma-separated).
 	DefaultGPUTypes []string
+	// FieldPolicy overrides CompatMode for single v1 fields the gateway
+	// refuses (translate.PolicyFields): field → "refuse" or "drop"; nil:
+	// CompatMode decides for every field (P1, docs/design.md)
+	// (-field-policy, V1GW_FIELD_POLICY, field_policy; FIELD=POLICY,…, or a
+	// YAML mapping).
+	FieldPolicy map[string]string
 	// ConfigFile is the YAML file the settings were read from, "" for none
 	// (-config, V1GW_CONFIG).
 	ConfigFile string
@@ -263,6 +269,13 @@ var settings = []setting{
 	{key: "default_gpu_types", flag: "default-gpu-types", env: "V1GW_DEFAULT_GPU_TYPES", arg: "IDS", def: "",
 		help: "comma-separated v1 GPU type ids the gateway may choose, in order of preference, for a GPU pod created without gpuTypeIds (empty: any v1 GPU type, the most available, then the cheapest); GPU types differ in price by more than ten times",
 		set:  func(c *Config, v string) error { c.DefaultGPUTypes = splitList(v); return nil }},
+	{key: "field_policy", flag: "field-policy", env: "V1GW_FIELD_POLICY", arg: "FIELD=POLICY,...", def: "",
+		help: "per-field override of compat_mode for a v1 field the gateway refuses (v2 cannot express it): FIELD=refuse or FIELD=drop, comma-separated, e.g. minRAMPerGPU=drop,minVCPUPerGPU=drop drops the placement minimums while dockerEntrypoint and interruptible stay refused; in the file also a mapping {FIELD: refuse | drop}; the fields are listed in docs/operating.md",
+		set: func(c *Config, v string) error {
+			m, err := parseFieldPolicy(v)
+			c.FieldPolicy = m
+			return err
+		}},
 	{key: "key_hash_secret", env: "V1GW_KEY_HASH_SECRET", arg: "SECRET", def: "random per process",
 		help: "HMAC secret API keys are hashed with into key ids; set it (same on every replica) to keep key ids stable",
 		set:  func(c *Config, v string) error { c.KeyHashSecret = v; return nil }},

@@ -67,6 +67,9 @@ func (c *Config) Validate() error {
 			return c.errorf("default_gpu_types", "%q is not a v1 GPU type id (the gpuTypeIds enum of v1, e.g. %q)", id, "NVIDIA GeForce RTX 4090")
 		}
 	}
+	if err := c.checkFieldPolicy(); err != nil {
+		return err
+	}
 	if c.KeyHashSecret == "" {
 		return c.errorf("key_hash_secret", "must not be empty (leave V1GW_KEY_HASH_SECRET unset to generate one)")
 	}
@@ -179,6 +182,27 @@ func (c *Config) Validate() error {
 		return c.errorf("log_level", "%q must be one of %s", c.LogLevel, strings.Join(LogLevels, ", "))
 	}
 	c.UpstreamURL = upstream
+	return nil
+}
+
+// checkFieldPolicy checks field_policy against the fields the gateway
+// refuses (translate.PolicyFields) and the two policies.
+func (c *Config) checkFieldPolicy() error {
+	for _, field := range sortedKeys(c.FieldPolicy) {
+		if !translate.IsPolicyField(field) {
+			hint := ""
+			for _, known := range translate.PolicyFieldNames() {
+				if strings.EqualFold(known, field) {
+					hint = " (did you mean " + known + "?)"
+				}
+			}
+			return c.errorf("field_policy", "%q is not a field the gateway refuses%s; field_policy names one of %s",
+				field, hint, strings.Join(translate.PolicyFieldNames(), ", "))
+		}
+		if p := c.FieldPolicy[field]; !contains(translate.FieldPolicyValues, p) {
+			return c.errorf("field_policy", "%s: %q must be one of %s", field, p, strings.Join(translate.FieldPolicyValues, ", "))
+		}
+	}
 	return nil
 }
 

@@ -246,6 +246,7 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 					ResetRestart:    g.cfg.ResetMode == "restart",
 					Now:             g.now,
 					DefaultGPUTypes: g.cfg.DefaultGPUTypes,
+					FieldPolicy:     g.cfg.FieldPolicy,
 				},
 				Facts: g.factsForPlans(),
 			},
