@@ -24,29 +24,14 @@ var (
 	v1EndpointCPUFlavorIDs = setOf("cpu3c", "cpu3g", "cpu5c", "cpu5g")
 	v1ScalerTypes          = setOf("QUEUE_DELAY", "REQUEST_COUNT")
 
-	// endpointContainerFields are outside the v1 document: runpod-mcp's
-	// create- and update-endpoint tools (3.x) are a v1+v2 union and send them
-	// to v1 as given. v1 endpoints run what their template says, so each is
-	// refused in strict mode and dropped in lenient mode (P1), never ignored
-	// with only a header.
-	endpointContainerFields = map[string]string{
-		"imageName":               "a v1 endpoint runs its template's image: change the template (PATCH /v1/templates/{templateId}) or send another templateId",
-		"args":                    "a v1 endpoint runs its template's start command: change the template's dockerStartCmd (PATCH /v1/templates/{templateId})",
-		"containerDiskInGb":       "a v1 endpoint takes its container disk from its template: change the template (PATCH /v1/templates/{templateId})",
-		"ports":                   "a v1 endpoint takes its ports from its template: change the template (PATCH /v1/templates/{templateId})",
-		"env":                     "a v1 endpoint takes its environment from its template: change the template (PATCH /v1/templates/{templateId})",
-		"containerRegistryAuthId": "a v1 endpoint takes its registry credential from its template: change the template (PATCH /v1/templates/{templateId})",
-		"gpuPoolIds":              "v1 endpoints choose GPUs with gpuTypeIds; v2 pool ids are not v1 values",
-	}
-
 	endpointCreateFields = setOf("allowedCudaVersions", "computeType", "cpuFlavorIds", "dataCenterIds",
 		"executionTimeoutMs", "flashboot", "gpuCount", "gpuTypeIds", "idleTimeout", "minCudaVersion", "name",
 		"networkVolumeId", "networkVolumeIds", "scalerType", "scalerValue", "templateId", "vcpuCount",
-		"workersMax", "workersMin", "imageName", "args", "containerDiskInGb", "ports", "env", "containerRegistryAuthId", "gpuPoolIds")
+		"workersMax", "workersMin")
 	endpointUpdateFields = setOf("allowedCudaVersions", "cpuFlavorIds", "dataCenterIds",
 		"executionTimeoutMs", "flashboot", "gpuCount", "gpuTypeIds", "idleTimeout", "minCudaVersion", "name",
 		"networkVolumeId", "networkVolumeIds", "scalerType", "scalerValue", "templateId", "vcpuCount",
-		"workersMax", "workersMin", "imageName", "args", "containerDiskInGb", "ports", "env", "containerRegistryAuthId", "gpuPoolIds")
+		"workersMax", "workersMin")
 )
 
 // ---------------------------------------------------------------------------
@@ -157,7 +142,6 @@ type endpointFields struct {
 	dcs         *[]string
 	volumes     *[]string // dedupe([networkVolumeId] + networkVolumeIds)
 	unknownKeys []string
-	untrans     []untranslatable // endpointContainerFields sent with a value
 }
 
 func (b *bodyFields) endpointCommon(f *endpointFields) {
@@ -168,11 +152,6 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 	}
 	if s, ok := b.str("templateId"); ok && s != "" {
 		f.templateID = s
-	}
-	for _, k := range sortedMapKeys(endpointContainerFields) {
-		if r, ok := b.raw(k); ok && string(r) != "[]" && string(r) != "{}" {
-			f.untrans = append(f.untrans, untranslatable{k, endpointContainerFields[k]})
-		}
 	}
 
 	if ids, ok := b.enumList("gpuTypeIds", v1GPUTypeIDs); ok {
@@ -281,26 +260,6 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 		}
 		f.volumes = &vols
 	}
-}
-
-func sortedMapKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// untranslatableEndpointMessage is the 400 message naming every endpoint
-// field v1 endpoints cannot take.
-func untranslatableEndpointMessage(us []untranslatable) string {
-	parts := make([]string, len(us))
-	for i, u := range us {
-		parts[i] = u.field + ": " + u.why
-	}
-	return "not part of v1 endpoints, and ignoring them would change what the endpoint runs: " +
-		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
 }
 
 // cudaConstraint reconciles allowedCudaVersions and minCudaVersion, which

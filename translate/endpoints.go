@@ -260,17 +260,7 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
-	if len(in.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(in.untrans))
-		}
-		for _, u := range in.untrans {
-			notes.dropField(u.field, "dropped "+u.field+" (compat_mode: lenient): "+u.why)
-		}
-	}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
-	}
+	warnOutside(notes, "EndpointCreateInput", in.unknownKeys)
 	body, warns := in.body()
 	for _, w := range warns {
 		notes.warn(CodeIdleTimeoutDropped, w)
@@ -582,17 +572,7 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
-	if len(u.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(u.untrans))
-		}
-		for _, f := range u.untrans {
-			notes.dropField(f.field, "dropped "+f.field+" (compat_mode: lenient): "+f.why)
-		}
-	}
-	if len(u.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
-	}
+	warnOutside(notes, "EndpointUpdateInput", u.unknownKeys)
 	path := V2Path("/v2/serverless/%s", id)
 	var cur *v2Endpoint
 	if u.needsCurrent() {

@@ -26,9 +26,8 @@ const (
 // Field sets of the v1 bodies; a key outside them is ignored with a warning.
 var (
 	volumeCreateFields = setOf("name", "size", "dataCenterId",
-		// Outside the v1 document, sent by runpod-mcp's create-network-volume:
-		// translated to v2 type (P1).
-		"volumeType")
+		// Outside the v1 document, translated to v2 type (OutsideFields).
+		"volumeType", "storageTier")
 	v2VolumeTypes      = setOf("STANDARD", "HIGH_PERFORMANCE")
 	volumeUpdateFields = setOf("name", "size")
 )
@@ -124,6 +123,18 @@ func parseVolumeCreate(body []byte) (*volumeCreate, string) {
 	if t, ok := b.enum("volumeType", v2VolumeTypes); ok {
 		in.body.Type = t
 	}
+	if t, ok := b.str("storageTier"); ok {
+		// The official Terraform provider's tier, documented there as
+		// STANDARD or HIGH_PERFORMANCE (its tests show it lower-cased).
+		switch up := strings.ToUpper(strings.TrimSpace(t)); {
+		case !inSet(v2VolumeTypes, up):
+			b.fail("storageTier", "%q is not one of %s", t, listOf(v2VolumeTypes))
+		case in.body.Type != "" && in.body.Type != up:
+			b.fail("storageTier", "%q and volumeType %q name different tiers; send one of them", t, in.body.Type)
+		default:
+			in.body.Type = up
+		}
+	}
 	b.require("name", "size", "dataCenterId")
 	if len(b.errs) > 0 {
 		return nil, "invalid NetworkVolumeCreateInput: " + strings.Join(b.errs, "; ")
@@ -176,9 +187,7 @@ func createNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Resul
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("NetworkVolumeCreateInput", in.unknownKeys))
-	}
+	warnOutside(notes, "NetworkVolumeCreateInput", in.unknownKeys)
 	a, r := callV2(ctx, req, c, http.MethodPost, "/v2/network-volumes", in.body)
 	if r != nil {
 		return withNotes(r, notes)
@@ -240,9 +249,7 @@ func updateNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Resul
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
-	if len(u.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("NetworkVolumeUpdateInput", u.unknownKeys))
-	}
+	warnOutside(notes, "NetworkVolumeUpdateInput", u.unknownKeys)
 	path := V2Path("/v2/network-volumes/%s", id)
 	var cur *v2NetworkVolume
 	if u.body.Size != nil || u.body.Name == nil {

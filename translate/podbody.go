@@ -76,6 +76,11 @@ func IsV1GPUTypeID(id string) bool {
 	return ok
 }
 
+func inSet(m map[string]struct{}, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 func setOf(vals ...string) map[string]struct{} {
 	m := make(map[string]struct{}, len(vals))
 	for _, v := range vals {
@@ -92,9 +97,9 @@ var (
 		"gpuTypeIds", "gpuTypePriority", "imageName", "interruptible", "locked", "minDiskBandwidthMBps",
 		"minDownloadMbps", "minRAMPerGPU", "minUploadMbps", "minVCPUPerGPU", "name", "networkVolumeId",
 		"ports", "supportPublicIp", "templateId", "vcpuCount", "volumeInGb", "volumeMountPath",
-		// Outside the v1 document, sent by real clients (runpodctl 2.7:
-		// --docker-args, --min-cuda-version) and translated like v1 fields (P1).
-		"dockerArgs", "minCudaVersion")
+		// Outside the v1 document, sent by real clients and translated like
+		// v1 fields (P1, OutsideFields).
+		"dockerArgs", "minCudaVersion", "gpuTypeId")
 	podUpdateFields = setOf("containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint",
 		"dockerStartCmd", "env", "globalNetworking", "imageName", "locked", "name", "ports",
 		"volumeInGb", "volumeMountPath", "dockerArgs")
@@ -134,12 +139,13 @@ func parseBodyObject(body []byte, schema string) (*bodyFields, string) {
 	return &bodyFields{obj: obj}, ""
 }
 
-// unknown lists the keys outside known, sorted. A key sent as "" or null
-// is not listed: nothing was asked for, so nothing is being ignored.
+// unknown lists the keys outside known, sorted. A key sent as "", null,
+// [] or {} is not listed: nothing was asked for, so nothing is being
+// ignored.
 func (b *bodyFields) unknown(known map[string]struct{}) []string {
 	var out []string
 	for k, r := range b.obj {
-		if _, ok := known[k]; !ok && !isUnset(r) {
+		if _, ok := known[k]; !ok && !isUnset(r) && string(r) != "[]" && string(r) != "{}" {
 			out = append(out, k)
 		}
 	}
@@ -484,6 +490,7 @@ type podCreate struct {
 	locked      bool
 	lockedSent  bool
 	unknownKeys []string
+	ignored     []ignoredField // outside-document fields sent where they mean nothing
 	untrans     []untranslatable
 }
 
@@ -522,6 +529,9 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 
 	if in.cpu {
 		in.candidates, in.customPriority = cpuIDs, cpuPrio == "custom"
+		if _, ok := b.raw("gpuTypeId"); ok {
+			in.ignored = append(in.ignored, ignoredField{"gpuTypeId", "a CPU pod has no GPU type (v1 ignored GPU fields on CPU pods)"})
+		}
 		in.vcpuCount = v1DefaultVCPUCount
 		if vcpuSent {
 			if vcpu < 2 || !isPowerOfTwo(vcpu) {
@@ -556,7 +566,20 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 				in.cudaVersions, in.minCuda = *allowed, floor
 			}
 		}
-		if (!gpuSent || len(gpuIDs) == 0) && !hasFieldError(b.errs, "gpuTypeIds") {
+		if one, ok := b.str("gpuTypeId"); ok {
+			// Outside the document (OutsideFields): the one candidate, unless
+			// gpuTypeIds names the candidates.
+			switch _, valid := v1GPUTypeIDs[one]; {
+			case gpuSent && len(gpuIDs) > 0 || hasFieldError(b.errs, "gpuTypeIds"):
+				in.ignored = append(in.ignored, ignoredField{"gpuTypeId", "gpuTypeIds names the GPU types to try; gpuTypeId is not a v1 field"})
+			case !valid:
+				b.fail("gpuTypeId", "%q is not a valid value (one of v1's gpuTypeIds)", one)
+			default:
+				gpuIDs, gpuSent = []string{one}, true
+				in.candidates = gpuIDs
+			}
+		}
+		if (!gpuSent || len(gpuIDs) == 0) && !hasFieldError(b.errs, "gpuTypeIds") && !hasFieldError(b.errs, "gpuTypeId") {
 			// v1 chose the GPU type itself (P3): the candidates come from the
 			// v2 catalog (rankCandidates), narrowed by default_gpu_types.
 			in.chosen = true

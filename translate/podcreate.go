@@ -49,9 +49,7 @@ func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r := decideUntranslatable(req, in.untrans, untranslatablePod, notes); r != nil {
 		return r
 	}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodCreateInput", in.unknownKeys))
-	}
+	warnOutside(notes, "PodCreateInput", in.unknownKeys, in.ignored...)
 	cr := &podCreator{ctx: ctx, req: req, c: c, in: in, notes: notes, start: podNow(req)}
 	return withNotes(cr.run(), notes)
 }

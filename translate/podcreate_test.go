@@ -119,9 +119,9 @@ func TestCreatePodBodyMapping(t *testing.T) {
 		},
 		{
 			name: "unknown fields are ignored with a warning",
-			body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"gpuTypeId":"x","bogus":1}`,
+			body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"zzz":"x","bogus":1,"empty":[],"none":{}}`,
 			want: `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE","gpu":{"id":"NVIDIA A40","count":1},"mounts":{"persistent":{"size":20,"path":"/workspace"}},"startSsh":true}`,
-			warn: "bogus, gpuTypeId",
+			warn: "bogus, zzz",
 		},
 	}
 	for _, tc := range tests {

@@ -18,7 +18,9 @@ var (
 		"volumeInGb", "volumeMountPath")
 	templateUpdateFields = setOf("containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint",
 		"dockerStartCmd", "env", "imageName", "isPublic", "name", "ports", "readme", "volumeInGb",
-		"volumeMountPath")
+		"volumeMountPath",
+		// Outside the v1 document, translated (OutsideFields).
+		"category", "isServerless")
 )
 
 const (
@@ -59,11 +61,15 @@ type v2UpdateTemplateBody struct {
 	Registry *podjson.NullableString `json:"registry,omitempty"`
 	Mounts   *v2TemplateMounts       `json:"mounts,omitempty"`
 	Public   *bool                   `json:"public,omitempty"`
+	// category and serverless are outside v1's update input
+	// (OutsideFields).
+	Category   *string `json:"category,omitempty"`
+	Serverless *bool   `json:"serverless,omitempty"`
 }
 
 func (b *v2UpdateTemplateBody) empty() bool {
 	return b.Name == nil && b.Image == nil && b.Args == nil && b.Disk == nil && b.Env == nil &&
-		b.Ports == nil && b.Registry == nil && b.Mounts == nil && b.Public == nil
+		b.Ports == nil && b.Registry == nil && b.Mounts == nil && b.Public == nil && b.Category == nil && b.Serverless == nil
 }
 
 // templateInput is what both template bodies share.
@@ -237,6 +243,12 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 	}
 	if v, ok := b.boolean("isPublic"); ok {
 		out.Public = &v
+	}
+	if s, ok := b.enum("category", v1TemplateCategories); ok {
+		out.Category = &s
+	}
+	if v, ok := b.boolean("isServerless"); ok {
+		out.Serverless = &v
 	}
 	u.volumeInGb, _ = b.volumeSize(false)
 	if s, ok := b.str("volumeMountPath"); ok {

@@ -61,9 +61,7 @@ func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Re
 	if r := decideUntranslatable(req, in.untrans, untranslatableTemplate, notes); r != nil {
 		return nil, r
 	}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning(schema, in.unknownKeys))
-	}
+	warnOutside(notes, schema, in.unknownKeys)
 	if in.readme {
 		notes.warn(CodeReadmeDropped, warnReadme)
 	}

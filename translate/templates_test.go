@@ -234,7 +234,8 @@ func TestUpdateTemplate(t *testing.T) {
 		{name: "serverless template warns about rollouts", body: `{"imageName":"w:2"}`, answer: tpl("t1", set("serverless", true), set("mounts", `{}`)),
 			want: `{"image":"w:2"}`, warn: []string{"no longer roll out"}},
 		{name: "entrypoint", body: `{"dockerEntrypoint":["x"]}`, status: 400, msg: "dockerEntrypoint"},
-		{name: "category is not part of the update", body: `{"category":"AMD","name":"x"}`, want: `{"name":"x"}`, warn: []string{"category"}},
+		{name: "category and isServerless, outside the update input, are v2's (the official Terraform provider sends them)", body: `{"category":"AMD","isServerless":true,"name":"x"}`,
+			want: `{"name":"x","category":"AMD","serverless":true}`, answer: tpl("t1", set("serverless", true), set("category", "AMD"), set("mounts", `{}`)), warn: []string{"no longer roll out"}},
 	}
 	for _, tc := range tests {
 		for _, opName := range []string{"UpdateTemplate", "UpdateTemplateViaPost"} {
