@@ -30,7 +30,7 @@ type Config struct {
 	// (-reset-mode, V1GW_RESET_MODE, reset_mode).
 	ResetMode string
 	// DefaultGPUTypes are the v1 GPU type ids the gateway may choose for a
-	// GPU pod created without gpuTypeIds, most preferred first; nil: any v1
+	// GPU pod or endpoint created without gpuTypeIds, most preferred first; nil: any v1
 	// GPU type, cheapest first among the most available (P3, docs/design.md)
 	// (-default-gpu-types, V1GW_DEFAULT_GPU_TYPES, default_gpu_types; comma-separated).
 	DefaultGPUTypes []string
@@ -267,7 +267,7 @@ var settings = []setting{
 		help: "POST /pods/{id}/reset: reject answers 400, restart emulates it (X-Compat-Emulated: reset)",
 		set:  func(c *Config, v string) error { c.ResetMode = enumValue(v); return nil }},
 	{key: "default_gpu_types", flag: "default-gpu-types", env: "V1GW_DEFAULT_GPU_TYPES", arg: "IDS", def: "",
-		help: "comma-separated v1 GPU type ids the gateway may choose, in order of preference, for a GPU pod created without gpuTypeIds (empty: any v1 GPU type, the most available, then the cheapest); GPU types differ in price by more than ten times",
+		help: "comma-separated v1 GPU type ids the gateway may choose, in order of preference, for a GPU pod or endpoint created without gpuTypeIds (empty: any v1 GPU type, the most available, then the cheapest); GPU types differ in price by more than ten times",
 		set:  func(c *Config, v string) error { c.DefaultGPUTypes = splitList(v); return nil }},
 	{key: "field_policy", flag: "field-policy", env: "V1GW_FIELD_POLICY", arg: "FIELD=POLICY,...", def: "",
 		help: "per-field override of compat_mode for a v1 field the gateway refuses (v2 cannot express it): FIELD=refuse or FIELD=drop, comma-separated, e.g. minRAMPerGPU=drop,minVCPUPerGPU=drop drops the placement minimums while dockerEntrypoint and interruptible stay refused; in the file also a mapping {FIELD: refuse | drop}; the fields are listed in docs/operating.md",

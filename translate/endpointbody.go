@@ -285,6 +285,7 @@ type endpointCreate struct {
 	endpointFields
 	cpu       bool // computeType CPU
 	chooseCPU bool // CPU without cpuFlavorIds: the gateway lists every v1 flavor
+	chooseGPU bool // GPU without gpuTypeIds: the gateway chooses (endpointchoose.go)
 }
 
 // parseEndpointCreate validates a v1 EndpointCreateInput. It returns the
@@ -308,9 +309,9 @@ func parseEndpointCreate(body []byte) (*endpointCreate, string) {
 		// endpoint CPU flavor, ordered by availability (createEndpointPlan).
 		in.chooseCPU = len(in.cpuFlavors) == 0
 	} else {
-		if len(in.gpuTypeIDs) == 0 && !hasFieldError(b.errs, "gpuTypeIds") {
-			b.fail("gpuTypeIds", "is required for a GPU endpoint: the gateway does not choose GPU types for you")
-		}
+		// Without gpuTypeIds (v1 required only templateId, P3): the gateway
+		// chooses, as for a pod (createEndpointPlan, endpointchoose.go).
+		in.chooseGPU = len(in.gpuTypeIDs) == 0 && !hasFieldError(b.errs, "gpuTypeIds")
 		if !hasFieldError(b.errs, "allowedCudaVersions") && !hasFieldError(b.errs, "minCudaVersion") {
 			var m string
 			in.cudaAllowed, in.minCuda, m = cudaConstraint(in.cudaAllowed, in.minCuda)

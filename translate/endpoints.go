@@ -309,7 +309,12 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	var cat *v2GPUPoolCatalog
 	if !in.cpu {
 		var r *Result
-		if cat, r = readGPUPools(ctx, req, c, "gpuTypeIds"); r != nil {
+		if in.chooseGPU {
+			cat, r = chooseEndpointGPU(ctx, req, c, in, notes)
+		} else {
+			cat, r = readGPUPools(ctx, req, c, "gpuTypeIds")
+		}
+		if r != nil {
 			return withNotes(r, notes)
 		}
 		pools, excluded, dropped := cat.poolSelection(in.gpuTypeIDs)

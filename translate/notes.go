@@ -43,7 +43,7 @@ var NoteCodes = map[string]string{
 	CodeBillingGPUUnknown:        "billing records of pods v2 no longer lists have no GPU type",
 	CodeBillingCPUNoGPU:          "billing records of CPU pods have no GPU type",
 	CodeRegistryUnset:            "deleting a registry credential removed it from templates that used it",
-	CodeGPUTypeChosen:            "a GPU pod was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
+	CodeGPUTypeChosen:            "a GPU pod or endpoint was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
 	CodeCPUFlavorChosen:          "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
 	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences)",
 	CodePodAlreadyStarting:       "a restart, start or reset of a pod still starting was answered with the pod; no action was sent",
@@ -57,6 +57,7 @@ var NoteCodes = map[string]string{
 	CodeResetEmulated:         "reset was emulated with restart or start",
 	CodeUntranslatableRefused: "a field that cannot be translated was refused (compat_mode strict, or field_policy refuse), one note per field",
 	CodeResetRefused:          "reset was refused (v2 has no reset)",
+	CodeV2LimitRefused:        "a request v1 accepted was refused because v2 cannot do it (a volume under v2's minimum, no serverless pool for the GPU types, a volume removed, …), with the field when there is one",
 }
 
 // Note codes.
@@ -93,6 +94,7 @@ const (
 	CodeResetEmulated            = "reset_emulated"
 	CodeUntranslatableRefused    = "untranslatable_refused"
 	CodeResetRefused             = "reset_refused"
+	CodeV2LimitRefused           = "v2_limit_refused"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.
@@ -117,7 +119,12 @@ func (r *Result) emulate(what, code string) {
 // refuse is a 400 the gateway raises for a request v1 would have accepted,
 // recorded as a Note so that operators see which keys depend on it.
 func refuse(code, msg string) *Result {
+	return refuseField(code, "", msg)
+}
+
+// refuseField is refuse about one v1 field (counted per field in /usage).
+func refuseField(code, field, msg string) *Result {
 	r := Fail(400, msg)
-	r.Notes = []Note{{Code: code, Message: msg}}
+	r.Notes = []Note{{Code: code, Field: field, Message: msg}}
 	return r
 }

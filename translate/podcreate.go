@@ -212,13 +212,15 @@ type v2GPUCatalog struct {
 }
 
 type v2GPUType struct {
-	ID        string `json:"id"`
-	Name      string `json:"name"`
-	Secure    bool   `json:"secure"`
-	Community bool   `json:"community"`
+	ID        string  `json:"id"`
+	Name      string  `json:"name"`
+	Pool      *string `json:"pool"` // serverless pool; null: none
+	Secure    bool    `json:"secure"`
+	Community bool    `json:"community"`
 	Price     struct {
-		Secure    *float64 `json:"secure"`
-		Community *float64 `json:"community"`
+		Secure     *float64 `json:"secure"`
+		Community  *float64 `json:"community"`
+		Serverless *float64 `json:"serverless"`
 	} `json:"price"`
 	Availability string `json:"availability"`
 	DataCenters  []struct {
