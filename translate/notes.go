@@ -57,6 +57,7 @@ var NoteCodes = map[string]string{
 	CodeResetEmulated:         "reset was emulated with restart or start",
 	CodeUntranslatableRefused: "a field that cannot be translated was refused (compat_mode strict, or field_policy refuse), one note per field",
 	CodeResetRefused:          "reset was refused (v2 has no reset)",
+	CodeStockOut:              "no candidate GPU type or CPU flavor could be placed: answered as v1 did, 500 \"There are no longer any instances available…\" (not a gateway fault)",
 	CodeV2LimitRefused:        "a request v1 accepted was refused because v2 cannot do it (a volume under v2's minimum, no serverless pool for the GPU types, a volume removed, …), with the field when there is one",
 }
 
@@ -95,6 +96,7 @@ const (
 	CodeUntranslatableRefused    = "untranslatable_refused"
 	CodeResetRefused             = "reset_refused"
 	CodeV2LimitRefused           = "v2_limit_refused"
+	CodeStockOut                 = "stock_out"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.

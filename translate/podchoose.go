@@ -70,7 +70,7 @@ func (cr *podCreator) choose(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Result {
 	}
 	sortChosen(cs)
 	if len(cs) == 0 {
-		return Fail(http.StatusBadRequest, cr.noneAvailable())
+		return StockOut(cr.noneAvailable())
 	}
 	cr.chosenOf = len(cs)
 	if len(cs) > maxChosenCandidates {
@@ -205,8 +205,8 @@ func (cr *podCreator) cloud() string {
 	return cr.in.cloud
 }
 
-// noneAvailable is the 400 message of a create without candidates when the
-// catalog shows none of them available.
+// noneAvailable is the detail of the stock-out of a create without
+// candidates when the catalog shows none of them available.
 func (cr *podCreator) noneAvailable() string {
 	in := cr.in
 	where := ""

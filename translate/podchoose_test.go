@@ -84,11 +84,11 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 
 	t.Run("most available first, then the lower price; unavailable, other-cloud and non-v1 types are never tried", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), noCapacity, noCapacity, noCapacity)
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500) // v1's stock-out
 		if got, want := createdIDs(t, f), []string{l4, h100, a40}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
 		}
-		wantMessage(t, res, "none of the 3 candidates")
+		wantMessage(t, res, V1StockOut, "no gpuTypeIds could be placed")
 	})
 	t.Run("the chosen type and its price are named in X-Compat-Warning", func(t *testing.T) {
 		res, _ := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), noCapacity, createStep(gpuPod(h100)))
@@ -105,7 +105,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	t.Run("COMMUNITY cloud ranks the community offers and prices", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body(`,"cloudType":"COMMUNITY"`)},
 			gpuCatStep("cloud=COMMUNITY&count=1&include=AVAILABILITY&product=POD", choiceCatalog), noCapacity, noCapacity, noCapacity)
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		if got, want := createdIDs(t, f), []string{h100, a4000, a40}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
 		}
@@ -129,10 +129,10 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 			t.Errorf("create body %s", b)
 		}
 	})
-	t.Run("nothing available: 400 naming gpuTypeIds, before any create", func(t *testing.T) {
+	t.Run("nothing available: v1's stock-out naming gpuTypeIds, before any create", func(t *testing.T) {
 		none := `{"gpus":[` + gpuEntry(l4, "NONE", true, false, 0.39, 0) + `]}`
 		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, none))
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		wantMessage(t, res, "gpuTypeIds: not sent", "none of v1's GPU types available for gpuCount 1 on SECURE cloud", "send gpuTypeIds")
 		if f.count("POST", "/v2/pods") != 0 {
 			t.Error("created anyway")
@@ -171,7 +171,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 			script = append(script, noCapacity)
 		}
 		res, f := run(t, "CreatePod", runOpts{body: body("")}, script...)
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		if n := f.count("POST", "/v2/pods"); n != maxChosenCandidates {
 			t.Errorf("%d creates, want %d", n, maxChosenCandidates)
 		}
@@ -250,11 +250,11 @@ func TestCreateCPUPodWithoutCPUFlavorIDs(t *testing.T) {
 			t.Errorf("notes %q", noteCodes(res))
 		}
 	})
-	t.Run("nothing available: 400 naming cpuFlavorIds, before any create", func(t *testing.T) {
+	t.Run("nothing available: v1's stock-out naming cpuFlavorIds, before any create", func(t *testing.T) {
 		none := strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(cpuChoiceCatalog, `"HIGH"`, `"NONE"`), `"LOW"`, `"NONE"`), `"MEDIUM"`, `"NONE"`)
 		res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img"}`},
 			step{method: "GET", path: "/v2/catalog/cpus", query: "*", status: 200, body: none})
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		wantMessage(t, res, "cpuFlavorIds: not sent", "vcpuCount 2")
 		if f.count("POST", "/v2/pods") != 0 {
 			t.Error("created anyway")

@@ -385,7 +385,8 @@ func (cr *podCreator) rankCandidates() *Result {
 func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 	in := cr.in
 	field := candidateField(in.cpu)
-	var tried []string
+	var tried, triedWhere []string // each refused candidate: why; where it was tried and why
+	capacity := false              // a refusal said there was no capacity
 	var last *V2Answer
 	retries := 0
 	for i := 0; i < len(cr.cands); i++ {
@@ -432,7 +433,14 @@ func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 			}
 			return p, nil
 		case a.Status == http.StatusBadRequest || a.Status == http.StatusForbidden:
-			tried = append(tried, cand+": "+ProblemMessage(a.Body, a.Status))
+			why := ProblemMessage(a.Body, a.Status)
+			tried = append(tried, cand+": "+why)
+			where := "any data center"
+			if len(body.DataCenterIDs) > 0 {
+				where = strings.Join(body.DataCenterIDs, ", ")
+			}
+			triedWhere = append(triedWhere, cand+" in "+where+": "+why)
+			capacity = capacity || a.Status == http.StatusBadRequest && isCapacityFailure(why)
 			last = a
 			continue
 		case a.Status == http.StatusTooManyRequests:
@@ -456,6 +464,14 @@ func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 	}
 	if last == nil {
 		return nil, Fail(http.StatusBadRequest, field+": no candidate to try")
+	}
+	if capacity {
+		// v1's stock-out (V1StockOut): clients move to their next type on it.
+		spec := fmt.Sprintf("gpuCount %d, %s cloud", in.gpuCount, cr.cloud())
+		if in.cpu {
+			spec = fmt.Sprintf("vcpuCount %d", in.vcpuCount)
+		}
+		return nil, StockOut(fmt.Sprintf("no %s could be placed (%s): %s", field, spec, strings.Join(triedWhere, "; ")))
 	}
 	r := FromV2Error(cr.req.Op, last)
 	if len(tried) > 1 {

@@ -263,10 +263,10 @@ func TestCreatePodCandidates(t *testing.T) {
 			t.Errorf("second candidate %q, want %q", got, a40)
 		}
 	})
-	t.Run("capacity failure on every candidate", func(t *testing.T) {
+	t.Run("capacity failure on every candidate: v1's stock-out", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, createFail(400, "no capacity for A"), createFail(400, "no capacity for B"), createFail(403, "forbidden C"), createFail(400, "no capacity for D"))
-		wantStatus(t, res, 400)
-		wantMessage(t, res, "none of the 4 candidates", rtx+": no capacity for A", "NVIDIA H200: no capacity for D", "forbidden C")
+		wantStatus(t, res, 500)
+		wantMessage(t, res, V1StockOut, "no gpuTypeIds could be placed", rtx+" in any data center: no capacity for A", "NVIDIA H200 in any data center: no capacity for D", "forbidden C")
 		if n := f.count("POST", "/v2/pods"); n != 4 {
 			t.Errorf("%d creates, want 4", n)
 		}
