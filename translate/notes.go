@@ -1,5 +1,7 @@
 package translate
 
+import "strings"
+
 // Notes: what the gateway did beyond a plain translation, with a stable code
 // per kind (P7a, docs/design.md). Real v1 clients never show response
 // headers, so every warning, lenient drop, emulation and refusal is also
@@ -51,6 +53,7 @@ var NoteCodes = map[string]string{
 	CodePublicKeyKept:            "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",
 	CodeTemplateRolledOut:        "a template edit was rolled out to the endpoints made from it through the gateway (a new release each)",
 	CodeTemplateRolloutFailed:    "a template edit could not be rolled out to an endpoint made from it",
+	CodeTemplateInlined:          "a pod was made from a template's settings sent without its volume instead of templateId (volumeInGb 0 on a template with a volume); templateId is kept by the gateway",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "a field that cannot be translated was dropped (compat_mode lenient, or field_policy drop), one note per field",
@@ -97,6 +100,7 @@ const (
 	CodeResetRefused             = "reset_refused"
 	CodeV2LimitRefused           = "v2_limit_refused"
 	CodeStockOut                 = "stock_out"
+	CodeTemplateInlined          = "template_inlined"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.
@@ -122,6 +126,17 @@ func (r *Result) emulate(what, code string) {
 // recorded as a Note so that operators see which keys depend on it.
 func refuse(code, msg string) *Result {
 	return refuseField(code, "", msg)
+}
+
+// refuseV2 is the 400 of a request v1 accepted that v2 cannot do
+// (v2_limit_refused), about the v1 field msg starts with ("volumeInGb:
+// …"), if any.
+func refuseV2(msg string) *Result {
+	field, _, _ := strings.Cut(msg, ":")
+	if field == msg || strings.ContainsAny(field, " \"'") {
+		field = ""
+	}
+	return refuseField(CodeV2LimitRefused, field, msg)
 }
 
 // refuseField is refuse about one v1 field (counted per field in /usage).

@@ -743,6 +743,7 @@ type v2CreatePodBody struct {
 	Mounts           *podjson.V2Mounts `json:"mounts,omitempty"`
 	GlobalNetworking *bool             `json:"globalNetworking,omitempty"`
 	StartSSH         bool              `json:"startSsh"`
+	StartJupyter     *bool             `json:"startJupyter,omitempty"` // only the template's, sent inline
 	TemplateID       string            `json:"templateId,omitempty"`
 }
 
@@ -879,11 +880,9 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 	}
 	if v, ok := b.integer("volumeInGb"); ok {
 		switch {
-		case v == 0:
-			b.fail("volumeInGb", "0 would remove the pod volume, which v2 cannot do")
 		case v < 0:
 			b.fail("volumeInGb", "must not be negative, got %d", v)
-		case v < v2PersistentMinimum:
+		case v > 0 && v < v2PersistentMinimum:
 			b.fail("volumeInGb", "v2 volumes are at least %d GB, got %d", v2PersistentMinimum, v)
 		}
 		u.volumeInGb = &v
@@ -905,6 +904,17 @@ func (u *podUpdate) needsPod() bool { return u.volumeInGb != nil || u.mountPath 
 func (u *podUpdate) applyMounts(cur *podjson.V2Pod) string {
 	if !u.needsPod() {
 		return ""
+	}
+	if u.volumeInGb != nil && *u.volumeInGb == 0 {
+		// 0 is "no volume" (v1): nothing to change on a pod without a pod
+		// volume; v2 cannot remove one.
+		if p := cur.Mounts.Persistent; p != nil {
+			return fmt.Sprintf("volumeInGb: 0 would remove the pod's %d GB volume, which v2 cannot do (a pod volume can grow, not be removed)", p.Size)
+		}
+		u.volumeInGb = nil
+		if u.mountPath == "" {
+			return ""
+		}
 	}
 	switch {
 	case cur.Mounts.Persistent != nil:

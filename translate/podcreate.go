@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -188,7 +189,7 @@ func (cr *podCreator) resolveMounts() *Result {
 	tm := tpl.Mounts.Persistent
 	if size != nil && *size == 0 {
 		if tm != nil {
-			return Fail(http.StatusBadRequest, fmt.Sprintf("volumeInGb: template %q has a %d GB pod volume, and v2 cannot create a pod from it without one", in.templateID, tm.Size))
+			cr.inlineTemplate(tpl)
 		}
 		return nil
 	}
@@ -204,6 +205,50 @@ func (cr *podCreator) resolveMounts() *Result {
 	}
 	cr.body.Mounts = &podjson.V2Mounts{Persistent: pm}
 	return nil
+}
+
+// inlineTemplate makes the pod from tpl's settings sent in the create
+// instead of its id: volumeInGb 0 (no volume) on a template with a volume,
+// which v1 made without a volume — the virtual kubelet sends exactly this
+// for every templated pod — and v2 cannot (a pod created from templateId
+// gets the template's mount, and the create body has no way to leave it
+// out). The client's own fields win, as they do over a template in v2
+// ("body fields override the template's"); the answer still names
+// templateId, and the fact store remembers it (P8).
+func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
+	in, b := cr.in, &cr.body
+	b.TemplateID = ""
+	if b.Image == "" {
+		b.Image = tpl.Image
+	}
+	if b.Args == nil && tpl.Args != "" {
+		b.Args = ptrTo(tpl.Args)
+	}
+	if b.Disk == nil && tpl.Disk > 0 {
+		b.Disk = ptrTo(tpl.Disk)
+	}
+	if len(b.Env) == 0 && len(tpl.Env) > 0 {
+		var env map[string]string
+		if json.Unmarshal(tpl.Env, &env) == nil && len(env) > 0 {
+			b.Env = env
+		}
+	}
+	if !in.portsSent && len(tpl.Ports) > 0 {
+		var ports []string
+		if json.Unmarshal(tpl.Ports, &ports) == nil && ports != nil {
+			b.Ports = ports
+		}
+	}
+	if b.Registry == "" && tpl.Registry != nil {
+		b.Registry = *tpl.Registry
+	}
+	if g := b.GPU; g != nil && len(g.AllowedCudaVersions) == 0 && g.MinCudaVersion == "" && len(tpl.AllowedCudaVersions) > 0 {
+		g.AllowedCudaVersions = slices.Clone(tpl.AllowedCudaVersions)
+		in.cudaVersions = g.AllowedCudaVersions // the catalog is read for them too
+	}
+	b.StartJupyter = ptrTo(tpl.StartJupyter)
+	cr.notes.warn(CodeTemplateInlined, fmt.Sprintf("volumeInGb 0: template %s has a %d GB pod volume, which v2 cannot leave out of a pod created from it; its settings were sent without the volume instead of templateId, so the pod has no volume, as in v1, and the gateway keeps its templateId",
+		in.templateID, tpl.Mounts.Persistent.Size))
 }
 
 // v2GPUCatalog and v2CPUCatalog are the parts of the catalogs plans read.

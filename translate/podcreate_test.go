@@ -558,11 +558,12 @@ func TestCreatePodNetworkVolumeErrors(t *testing.T) {
 			step{method: "GET", path: "/v2/network-volumes/a%2Fb%3Fc", status: 404, body: problem(404, "network volume not found")})
 		wantStatus(t, res, 400)
 	})
-	t.Run("template with a volume cannot be created without one", func(t *testing.T) {
+	t.Run("template with a volume and volumeInGb 0: its settings without the volume (volumezero_test.go)", func(t *testing.T) {
 		tpl := `{"id":"tpl1","name":"t","image":"img:t","args":"","disk":30,"mounts":{"persistent":{"size":40,"path":"/data"}},"ports":[],"env":{},"registry":null,"serverless":false,"public":false,"category":"NVIDIA","startSsh":true,"startJupyter":false,"allowedCudaVersions":[]}`
-		res, _ := run(t, "CreatePod", runOpts{body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"],"volumeInGb":0}`},
-			step{method: "GET", path: "/v2/templates/tpl1", status: 200, body: tpl})
-		wantStatus(t, res, 400)
-		wantMessage(t, res, "volumeInGb", "tpl1")
+		res, f := run(t, "CreatePod", runOpts{body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"],"volumeInGb":0}`},
+			step{method: "GET", path: "/v2/templates/tpl1", status: 200, body: tpl}, createStep(newPod("p1")))
+		wantStatus(t, res, 201)
+		jsonEqual(t, "v2 create body", []byte(f.bodies("POST", "/v2/pods")[0]),
+			`{"name":"my pod","image":"img:t","disk":30,"ports":[],"gpu":{"id":"NVIDIA A40","count":1},"startSsh":true,"startJupyter":false}`)
 	})
 }

@@ -38,6 +38,9 @@ type v2TemplateForPod struct {
 	Category   string          `json:"category"`
 	Public     bool            `json:"public"`
 	Serverless bool            `json:"serverless"`
+	// StartJupyter is the template's; a pod created from its settings sent
+	// inline (inlineTemplate) starts Jupyter as the template says.
+	StartJupyter bool `json:"startJupyter"`
 	// AllowedCudaVersions seeds an endpoint's when the template is spread
 	// into an endpoint create (spreadTemplate).
 	AllowedCudaVersions []string `json:"allowedCudaVersions"`

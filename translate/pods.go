@@ -152,7 +152,7 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 		if msg := u.applyMounts(cur); msg != "" {
-			return withNotes(Fail(http.StatusBadRequest, msg), notes)
+			return withNotes(refuseV2(msg), notes)
 		}
 	}
 	if keepKey {

@@ -92,8 +92,9 @@ func (b *bodyFields) templateCommon(in *templateInput) {
 	}
 }
 
-// volumeSize reads volumeInGb (v2 persistent mounts are at least 10 GB).
-func (b *bodyFields) volumeSize(allowZero bool) (*int, bool) {
+// volumeSize reads volumeInGb (v2 persistent mounts are at least 10 GB; 0
+// means no volume).
+func (b *bodyFields) volumeSize() (*int, bool) {
 	v, ok := b.integer("volumeInGb")
 	if !ok {
 		return nil, false
@@ -101,8 +102,6 @@ func (b *bodyFields) volumeSize(allowZero bool) (*int, bool) {
 	switch {
 	case v < 0:
 		b.fail("volumeInGb", "must not be negative, got %d", v)
-	case v == 0 && !allowZero:
-		b.fail("volumeInGb", "0 would remove the template's volume, which v2 cannot do")
 	case v > 0 && v < v2PersistentMinimum:
 		b.fail("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do", v2PersistentMinimum, v)
 	}
@@ -170,7 +169,7 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 	if v, ok := b.boolean("isServerless"); ok {
 		out.Serverless = v
 	}
-	size, sizeSent := b.volumeSize(true)
+	size, sizeSent := b.volumeSize()
 	path := v1DefaultMountPath
 	if s, ok := b.str("volumeMountPath"); ok && s != "" {
 		path = s
@@ -250,7 +249,7 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 	if v, ok := b.boolean("isServerless"); ok {
 		out.Serverless = &v
 	}
-	u.volumeInGb, _ = b.volumeSize(false)
+	u.volumeInGb, _ = b.volumeSize()
 	if s, ok := b.str("volumeMountPath"); ok {
 		u.mountPath = s
 	}
@@ -268,6 +267,14 @@ func (u *templateUpdate) needsTemplate() bool { return u.volumeInGb != nil || u.
 // the full entry. It returns the 400 message when v2 cannot do it.
 func (u *templateUpdate) applyMounts(cur *v2TemplateForPod) string {
 	if !u.needsTemplate() {
+		return ""
+	}
+	if u.volumeInGb != nil && *u.volumeInGb == 0 {
+		// 0 is "no volume" (v1): nothing to change on a template without one
+		// (a mount path has nothing to move); v2 cannot remove one.
+		if c := cur.Mounts.Persistent; c != nil {
+			return fmt.Sprintf("volumeInGb: 0 would remove template %q's %d GB volume, which v2 cannot do (a template's volume can be resized, not removed)", cur.ID, c.Size)
+		}
 		return ""
 	}
 	pm := podjson.V2PersistentMount{Path: v1DefaultMountPath}

@@ -203,7 +203,7 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 		if msg := u.applyMounts(cur); msg != "" {
-			return withNotes(Fail(http.StatusBadRequest, msg), notes)
+			return withNotes(refuseV2(msg), notes)
 		}
 		if u.body.empty() {
 			// Nothing v2 can change: the template as it is, without a PATCH.
