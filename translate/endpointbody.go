@@ -2,6 +2,7 @@ package translate
 
 import (
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -178,7 +179,7 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 	}
 	if n, ok := b.integer("vcpuCount"); ok {
 		if n < 2 || !isPowerOfTwo(n) {
-			b.fail("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", n)
+			b.v2Limit("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", n)
 		}
 		f.vcpu = &n
 	}
@@ -290,10 +291,10 @@ type endpointCreate struct {
 
 // parseEndpointCreate validates a v1 EndpointCreateInput. It returns the
 // parsed input, or the v1 error message of a 400.
-func parseEndpointCreate(body []byte) (*endpointCreate, string) {
+func parseEndpointCreate(body []byte) (*endpointCreate, *Result) {
 	b, msg := parseBodyObject(body, "EndpointCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &endpointCreate{}
 	in.unknownKeys = b.unknown(endpointCreateFields)
@@ -316,14 +317,14 @@ func parseEndpointCreate(body []byte) (*endpointCreate, string) {
 			var m string
 			in.cudaAllowed, in.minCuda, m = cudaConstraint(in.cudaAllowed, in.minCuda)
 			if m != "" {
-				b.errs = append(b.errs, m)
+				b.limitMsg("allowedCudaVersions", m)
 			}
 		}
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid EndpointCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("EndpointCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 // vcpuOrDefault is vcpuCount, or v1's default (2).
@@ -418,23 +419,23 @@ type endpointUpdate struct {
 }
 
 // parseEndpointUpdate validates a v1 EndpointUpdateInput.
-func parseEndpointUpdate(body []byte) (*endpointUpdate, string) {
+func parseEndpointUpdate(body []byte) (*endpointUpdate, *Result) {
 	b, msg := parseBodyObject(body, "EndpointUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &endpointUpdate{}
 	u.unknownKeys = b.unknown(endpointUpdateFields)
 	b.endpointCommon(&u.endpointFields)
 	if len(b.errs) > 0 {
-		return nil, "invalid EndpointUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("EndpointUpdateInput")
 	}
 	for k, raw := range b.obj {
 		if _, ok := endpointUpdateFields[k]; ok && !isUnset(raw) {
 			u.sent++
 		}
 	}
-	return u, ""
+	return u, nil
 }
 
 func (u *endpointUpdate) gpuFields() bool {

@@ -255,9 +255,9 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 // #13 POST /endpoints
 
 func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parseEndpointCreate(req.Body)
+	in, r := parseEndpointCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
 	warnOutside(notes, "EndpointCreateInput", in.unknownKeys)
@@ -319,7 +319,7 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 		pools, excluded, dropped := cat.poolSelection(in.gpuTypeIDs)
 		if len(pools) == 0 {
-			return withNotes(Fail(http.StatusBadRequest, "gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
+			return withNotes(refuseV2("gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
 		}
 		if len(dropped) > 0 {
 			notes.warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
@@ -525,7 +525,7 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	n := len(list.Endpoints)
 	if q.includeWorkers && n > maxWorkerEndpoints {
-		return Fail(http.StatusBadRequest, fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): use GET /v1/endpoints/{endpointId}?includeWorkers=true",
+		return refuseV2(fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): use GET /v1/endpoints/{endpointId}?includeWorkers=true",
 			n, n+1, maxWorkerEndpoints))
 	}
 	// Bounds on the extra v2 calls (H11), which use the caller's v2
@@ -572,9 +572,9 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	u, msg := parseEndpointUpdate(req.Body)
+	u, r := parseEndpointUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
 	warnOutside(notes, "EndpointUpdateInput", u.unknownKeys)
@@ -591,9 +591,9 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 	}
-	body, msg := u.build(cur, cat, notes)
-	if msg != "" {
-		return withNotes(Fail(http.StatusBadRequest, msg), notes)
+	body, r := u.build(cur, cat, notes)
+	if r != nil {
+		return withNotes(r, notes)
 	}
 	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes}
 	if body.empty() {
@@ -633,9 +633,9 @@ func (b *v2UpdateEndpointBody) empty() bool {
 
 // build turns the update into a v2 PATCH body, using the current endpoint
 // (when needsCurrent) and the GPU catalog (when gpuTypeIds is sent to a GPU
-// endpoint). It returns the v1 error message of a 400 instead when v2
-// cannot do what was asked.
-func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, string) {
+// endpoint). It returns the v1 answer of a 400 instead when v2 cannot do
+// what was asked.
+func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, *Result) {
 	var body v2UpdateEndpointBody
 	warn := notes.warn
 	body.Name = u.name
@@ -704,18 +704,18 @@ func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Re
 	if u.gpuFields() {
 		if cur.GPU == nil {
 			warn(CodeComputeFieldsIgnored, "ignored "+strings.Join(u.sentGPUFields(), ", ")+": the endpoint is a CPU endpoint (v1 ignored GPU fields on CPU endpoints; v2 cannot change the compute family)")
-		} else if msg := u.buildGPU(&body, cur, cat, warn); msg != "" {
-			return body, msg
+		} else if r := u.buildGPU(&body, cur, cat, warn); r != nil {
+			return body, r
 		}
 	}
 	if u.cpuFields() {
 		if cur.GPU != nil {
 			warn(CodeComputeFieldsIgnored, "ignored "+strings.Join(u.sentCPUFields(), ", ")+": the endpoint is a GPU endpoint (v1 ignored CPU fields on GPU endpoints; v2 cannot change the compute family)")
 		} else if msg := u.buildCPU(&body, cur); msg != "" {
-			return body, msg
+			return body, Fail(http.StatusBadRequest, msg)
 		}
 	}
-	return body, ""
+	return body, nil
 }
 
 func nilUnless[T any](cond bool, p *T) *T {
@@ -755,15 +755,15 @@ func (u *endpointUpdate) sentCPUFields() []string {
 	return f
 }
 
-func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, cat *v2GPUPoolCatalog, warn func(code, msg string)) string {
+func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, cat *v2GPUPoolCatalog, warn func(code, msg string)) *Result {
 	g := &v2EndpointGPUBody{Count: u.gpuCount}
 	if u.gpuTypeSent {
 		if len(u.gpuTypeIDs) == 0 {
-			return "gpuTypeIds: must not be empty: a v2 GPU endpoint needs at least one pool"
+			return Fail(http.StatusBadRequest, "gpuTypeIds: must not be empty: a v2 GPU endpoint needs at least one pool")
 		}
 		pools, excluded, dropped := cat.poolSelection(u.gpuTypeIDs)
 		if len(pools) == 0 {
-			return "gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"
+			return refuseV2("gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)")
 		}
 		if len(dropped) > 0 {
 			warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
@@ -774,7 +774,7 @@ func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, c
 	}
 	allowed, floor, msg := cudaConstraint(u.cudaAllowed, u.minCuda)
 	if msg != "" {
-		return msg
+		return refuseField(CodeV2LimitRefused, "allowedCudaVersions", msg)
 	}
 	curFloor := cur.GPU.MinCudaVersion != nil && *cur.GPU.MinCudaVersion != ""
 	if allowed != nil {
@@ -796,7 +796,7 @@ func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, c
 		g.Count = ptrTo(cur.GPU.Count)
 	}
 	body.GPU = g
-	return ""
+	return nil
 }
 
 func (u *endpointUpdate) buildCPU(body *v2UpdateEndpointBody, cur *v2Endpoint) string {

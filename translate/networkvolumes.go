@@ -85,7 +85,7 @@ func checkVolumeSize(b *bodyFields, size int) {
 	case size < 0:
 		b.fail("size", "must not be negative, got %d", size)
 	case size < v2VolumeMinSize:
-		b.fail("size", "v2 network volumes are at least %d GB; %d GB would have to be rounded up, which the gateway does not do (the volume is billed by size)", v2VolumeMinSize, size)
+		b.v2Limit("size", "v2 network volumes are at least %d GB; %d GB would have to be rounded up, which the gateway does not do (the volume is billed by size)", v2VolumeMinSize, size)
 	case size > v2VolumeMaxSize:
 		b.fail("size", "v2 network volumes are at most %d GB, got %d", v2VolumeMaxSize, size)
 	}
@@ -108,10 +108,10 @@ type volumeCreate struct {
 
 // parseVolumeCreate validates a v1 NetworkVolumeCreateInput (required: name,
 // size, dataCenterId).
-func parseVolumeCreate(body []byte) (*volumeCreate, string) {
+func parseVolumeCreate(body []byte) (*volumeCreate, *Result) {
 	b, msg := parseBodyObject(body, "NetworkVolumeCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &volumeCreate{unknownKeys: b.unknown(volumeCreateFields)}
 	in.body.Name, _ = b.str("name")
@@ -137,9 +137,9 @@ func parseVolumeCreate(body []byte) (*volumeCreate, string) {
 	}
 	b.require("name", "size", "dataCenterId")
 	if len(b.errs) > 0 {
-		return nil, "invalid NetworkVolumeCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("NetworkVolumeCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 // volumeUpdate is a validated v1 NetworkVolumeUpdateInput.
@@ -150,10 +150,10 @@ type volumeUpdate struct {
 
 // parseVolumeUpdate validates a v1 NetworkVolumeUpdateInput. Absent and null
 // fields are not changed; no v1 default is applied.
-func parseVolumeUpdate(body []byte) (*volumeUpdate, string) {
+func parseVolumeUpdate(body []byte) (*volumeUpdate, *Result) {
 	b, msg := parseBodyObject(body, "NetworkVolumeUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &volumeUpdate{unknownKeys: b.unknown(volumeUpdateFields)}
 	if s, ok := b.str("name"); ok {
@@ -164,9 +164,9 @@ func parseVolumeUpdate(body []byte) (*volumeUpdate, string) {
 		u.body.Size = &s
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid NetworkVolumeUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("NetworkVolumeUpdateInput")
 	}
-	return u, ""
+	return u, nil
 }
 
 // volumeAnswer decodes a v2 NetworkVolume answer into the v1 answer.
@@ -182,9 +182,9 @@ func volumeAnswer(a *V2Answer) *Result {
 // #25 POST /networkvolumes
 
 func createNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parseVolumeCreate(req.Body)
+	in, r := parseVolumeCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
 	warnOutside(notes, "NetworkVolumeCreateInput", in.unknownKeys)
@@ -244,9 +244,9 @@ func updateNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Resul
 	if r != nil {
 		return r
 	}
-	u, msg := parseVolumeUpdate(req.Body)
+	u, r := parseVolumeUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
 	warnOutside(notes, "NetworkVolumeUpdateInput", u.unknownKeys)

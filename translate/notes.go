@@ -61,7 +61,7 @@ var NoteCodes = map[string]string{
 	CodeUntranslatableRefused: "a field that cannot be translated was refused (compat_mode strict, or field_policy refuse), one note per field",
 	CodeResetRefused:          "reset was refused (v2 has no reset)",
 	CodeStockOut:              "no candidate GPU type or CPU flavor could be placed: answered as v1 did, 500 \"There are no longer any instances available…\" (not a gateway fault)",
-	CodeV2LimitRefused:        "a request v1 accepted was refused because v2 cannot do it (a volume under v2's minimum, no serverless pool for the GPU types, a volume removed, …), with the field when there is one",
+	CodeV2LimitRefused:        "a request v1 accepted was refused because v2 (or the gateway's bound on v2 calls) cannot do it: a volume under v2's minimum, 3 vCPUs, a volume removed, GPU types in no serverless pool, …; with the field when there is one",
 }
 
 // Note codes.

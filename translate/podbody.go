@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"slices"
 	"sort"
 	"strconv"
@@ -110,6 +111,9 @@ var (
 type bodyFields struct {
 	obj  map[string]json.RawMessage
 	errs []string // "field: problem"
+	// limits are the fields of errs whose value v1 accepted and v2 cannot
+	// take (v2Limit): their 400 is counted (v2_limit_refused, P7a).
+	limits []string
 }
 
 // parseBodyObject decodes body as one JSON object. schema names the v1
@@ -155,6 +159,31 @@ func (b *bodyFields) unknown(known map[string]struct{}) []string {
 
 func (b *bodyFields) fail(field, format string, args ...any) {
 	b.errs = append(b.errs, field+": "+fmt.Sprintf(format, args...))
+}
+
+// v2Limit is fail for a value v1 accepted that v2 cannot take (a 5 GB
+// volume, 3 vCPUs): the same 400, and a refusal note about field.
+func (b *bodyFields) v2Limit(field, format string, args ...any) {
+	b.fail(field, format, args...)
+	b.limits = append(b.limits, field)
+}
+
+// limitMsg adds msg, a v2 limit's message starting with "<field>: ".
+func (b *bodyFields) limitMsg(field, msg string) {
+	b.errs = append(b.errs, msg)
+	b.limits = append(b.limits, field)
+}
+
+// failure is the 400 of a body of schema with faults, naming each; every
+// fault that is a v2 limit is also a v2_limit_refused note about its field,
+// so that /usage counts the refusals of what v1 accepted (P7a).
+func (b *bodyFields) failure(schema string) *Result {
+	msg := "invalid " + schema + ": " + strings.Join(b.errs, "; ")
+	r := Fail(400, msg)
+	for _, f := range b.limits {
+		r.Notes = append(r.Notes, Note{Code: CodeV2LimitRefused, Field: f, Message: msg})
+	}
+	return r
 }
 
 // raw returns a field's JSON; absent, null and the empty string are all
@@ -495,11 +524,11 @@ type podCreate struct {
 }
 
 // parsePodCreate validates a v1 PodCreateInput. It returns the parsed input,
-// or the v1 error message of a 400.
-func parsePodCreate(body []byte) (*podCreate, string) {
+// or the v1 answer (a 400).
+func parsePodCreate(body []byte) (*podCreate, *Result) {
 	b, msg := parseBodyObject(body, "PodCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &podCreate{unknownKeys: b.unknown(podCreateFields)}
 
@@ -535,7 +564,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 		in.vcpuCount = v1DefaultVCPUCount
 		if vcpuSent {
 			if vcpu < 2 || !isPowerOfTwo(vcpu) {
-				b.fail("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", vcpu)
+				b.v2Limit("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", vcpu)
 			}
 			in.vcpuCount = vcpu
 		}
@@ -561,7 +590,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 			// the allowed set narrowed to it (v2 refuses both together).
 			allowed, floor, m := cudaConstraint(&in.cudaVersions, minCuda)
 			if m != "" {
-				b.errs = append(b.errs, m)
+				b.limitMsg("allowedCudaVersions", m)
 			} else {
 				in.cudaVersions, in.minCuda = *allowed, floor
 			}
@@ -630,7 +659,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 		// v1: nullable; null means the default.
 	} else if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		in.disk = &d
 	}
@@ -660,7 +689,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 		case v < 0:
 			b.fail("volumeInGb", "must not be negative, got %d", v)
 		case v > 0 && v < v2PersistentMinimum:
-			b.fail("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do (send 0 for no volume, or %d or more)", v2PersistentMinimum, v, v2PersistentMinimum)
+			b.v2Limit("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do (send 0 for no volume, or %d or more)", v2PersistentMinimum, v, v2PersistentMinimum)
 		}
 		in.volumeInGb = &v
 	}
@@ -702,9 +731,9 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 	}
 
 	if len(b.errs) > 0 {
-		return nil, "invalid PodCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("PodCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 func hasFieldError(errs []string, field string) bool {
@@ -824,10 +853,10 @@ type v2UpdatePodBody struct {
 
 // parsePodUpdate validates a v1 PodUpdateInput. No v1 default is ever
 // applied (docs/design.md §8, #6): only the fields the client sent are translated.
-func parsePodUpdate(body []byte) (*podUpdate, string) {
+func parsePodUpdate(body []byte) (*podUpdate, *Result) {
 	b, msg := parseBodyObject(body, "PodUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &podUpdate{unknownKeys: b.unknown(podUpdateFields)}
 	if s, ok := b.name("name"); ok {
@@ -840,7 +869,7 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 	}
 	if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		u.body.Disk = &d
 		u.fields++
@@ -883,7 +912,7 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		case v < 0:
 			b.fail("volumeInGb", "must not be negative, got %d", v)
 		case v > 0 && v < v2PersistentMinimum:
-			b.fail("volumeInGb", "v2 volumes are at least %d GB, got %d", v2PersistentMinimum, v)
+			b.v2Limit("volumeInGb", "v2 volumes are at least %d GB, got %d", v2PersistentMinimum, v)
 		}
 		u.volumeInGb = &v
 	}
@@ -891,9 +920,9 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.mountPath = s
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid PodUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("PodUpdateInput")
 	}
-	return u, ""
+	return u, nil
 }
 
 // needsPod reports whether the update needs the current pod (H-mount-patch).

@@ -42,9 +42,9 @@ var (
 // whose reply was lost is recognised afterwards by its name and creation time
 // (afterLostReply).
 func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parsePodCreate(req.Body)
+	in, r := parsePodCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
 	if r := decideUntranslatable(req, in.untrans, untranslatablePod, notes); r != nil {
@@ -418,7 +418,7 @@ func (cr *podCreator) rankCandidates() *Result {
 			if cr.dcs != nil {
 				where = " within " + strings.Join(cr.dcs, ", ")
 			}
-			return Fail(http.StatusBadRequest, fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
+			return refuseV2(fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
 				strings.Join(in.countryCodes, ", "), where, strings.Join(cr.cands, ", ")))
 		}
 		cr.cands = kept

@@ -612,7 +612,7 @@ func allWorkers(ctx context.Context, req *Request, c Caller) ([]podWorker, *Resu
 		return nil, r
 	}
 	if len(eps.Endpoints) > maxWorkerEndpoints {
-		return nil, Fail(http.StatusBadRequest, fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): filter with endpointId instead",
+		return nil, refuseV2(fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): filter with endpointId instead",
 			len(eps.Endpoints), len(eps.Endpoints)+1, maxWorkerEndpoints))
 	}
 	var all []podWorker

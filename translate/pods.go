@@ -136,9 +136,9 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	u, msg := parsePodUpdate(req.Body)
+	u, r := parsePodUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
 	if r := decideUntranslatable(req, u.untrans, untranslatablePod, notes); r != nil {

@@ -489,9 +489,9 @@ func TestPortsAreNormalised(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			u, msg := parsePodUpdate([]byte(`{"ports":` + tc.ports + `}`))
+			u, r := parsePodUpdate([]byte(`{"ports":` + tc.ports + `}`))
 			if u == nil {
-				t.Fatal(msg)
+				t.Fatal(message(t, r))
 			}
 			got, _ := json.Marshal(*u.body.Ports)
 			jsonEqual(t, "pod update ports", got, tc.want)
@@ -503,8 +503,8 @@ func TestPortsAreNormalised(t *testing.T) {
 			jsonEqual(t, "template ports", sent.Ports, tc.want)
 		})
 	}
-	if _, msg := parsePodUpdate([]byte(`{"ports":["8888/http"," "]}`)); !strings.Contains(msg, "ports: element 1 is empty") {
-		t.Errorf("an empty element: %q", msg)
+	if _, r := parsePodUpdate([]byte(`{"ports":["8888/http"," "]}`)); r == nil || !strings.Contains(message(t, r), "ports: element 1 is empty") {
+		t.Errorf("an empty element: %v", r)
 	}
 }
 

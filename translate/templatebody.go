@@ -2,7 +2,7 @@ package translate
 
 import (
 	"fmt"
-	"strings"
+	"net/http"
 
 	"github.com/v1gateway/v1gateway/podjson"
 )
@@ -103,7 +103,7 @@ func (b *bodyFields) volumeSize() (*int, bool) {
 	case v < 0:
 		b.fail("volumeInGb", "must not be negative, got %d", v)
 	case v > 0 && v < v2PersistentMinimum:
-		b.fail("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do", v2PersistentMinimum, v)
+		b.v2Limit("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do", v2PersistentMinimum, v)
 	}
 	return &v, true
 }
@@ -118,10 +118,10 @@ type templateCreate struct {
 
 // parseTemplateCreate validates a v1 TemplateCreateInput and builds the v2
 // body with v1's defaults (P2).
-func parseTemplateCreate(body []byte) (*templateCreate, string) {
+func parseTemplateCreate(body []byte) (*templateCreate, *Result) {
 	b, msg := parseBodyObject(body, "TemplateCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &templateCreate{}
 	in.unknownKeys = b.unknown(templateCreateFields)
@@ -145,7 +145,7 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 	out.Disk = v1DefaultDisk
 	if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		out.Disk = d
 	}
@@ -188,9 +188,9 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 		out.Mounts = &v2TemplateMounts{Persistent: &podjson.V2PersistentMount{Size: s, Path: path}}
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid TemplateCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("TemplateCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -205,10 +205,10 @@ type templateUpdate struct {
 	mountPath  string
 }
 
-func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
+func parseTemplateUpdate(body []byte) (*templateUpdate, *Result) {
 	b, msg := parseBodyObject(body, "TemplateUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &templateUpdate{}
 	u.unknownKeys = b.unknown(templateUpdateFields)
@@ -222,7 +222,7 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 	}
 	if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		out.Disk = &d
 	}
@@ -254,9 +254,9 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 		u.mountPath = s
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid TemplateUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("TemplateUpdateInput")
 	}
-	return u, ""
+	return u, nil
 }
 
 // needsTemplate reports whether the update needs the current template

@@ -72,9 +72,9 @@ func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Re
 // #19 POST /templates
 
 func createTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parseTemplateCreate(req.Body)
+	in, r := parseTemplateCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes, r := templateNotes(req, &in.templateInput, "TemplateCreateInput")
 	if r != nil {
@@ -188,9 +188,9 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	u, msg := parseTemplateUpdate(req.Body)
+	u, r := parseTemplateUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes, r := templateNotes(req, &u.templateInput, "TemplateUpdateInput")
 	if r != nil {
