@@ -199,6 +199,40 @@ func (ea *endpointAnswers) workers(out *v1Endpoint) *Result {
 	return nil
 }
 
+// templates gives the workers of each endpoint its templateId (a v1 worker
+// is a pod made from its endpoint's template; clients that decode lists
+// strictly reject a worker without it), and says which endpoints have none
+// known (template_id_unknown): v2 keeps no link from an endpoint to its
+// template, and the gateway knows it only for the endpoints created or
+// updated through it (P8). Nothing is invented.
+func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
+	var unknown []string
+	for i := range out {
+		e := &out[i]
+		for j := range e.Workers {
+			e.Workers[j].TemplateID = e.TemplateID
+		}
+		if e.TemplateID == "" && e.ID != "" {
+			unknown = append(unknown, e.ID)
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	what := "endpoint " + unknown[0]
+	if len(unknown) > 1 {
+		shown := unknown
+		if len(shown) > 10 {
+			shown = append(shown[:10:10], fmt.Sprintf("… (%d more)", len(unknown)-10))
+		}
+		what = "endpoints " + strings.Join(shown, ", ")
+	}
+	if workers {
+		what += map[bool]string{true: " and its workers", false: " and their workers"}[len(unknown) == 1]
+	}
+	ea.warn(CodeTemplateIDUnknown, "templateId omitted for "+what+": v2 keeps no link from an endpoint to its template, and the gateway knows it only for endpoints created or updated through it (an update with templateId records it)")
+}
+
 // versions fills version from one GET /v2/serverless/{id}/releases per
 // endpoint, best effort: it stops at the first 429 and never fails.
 func (ea *endpointAnswers) versions(out []v1Endpoint) {
@@ -248,6 +282,7 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 	} else {
 		fillEndpointTemplates(ea.ctx, ea.req, out)
 	}
+	ea.templates(out, q != nil && q.includeWorkers)
 	return withNotes(JSON(http.StatusOK, &out[0]), ea.notes)
 }
 
@@ -538,6 +573,7 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return withNotes(r, ea.notes)
 	}
 	fillEndpointTemplates(ctx, req, out)
+	ea.templates(out, q.includeWorkers)
 	return withNotes(JSON(http.StatusOK, out), ea.notes)
 }
 

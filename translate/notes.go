@@ -53,6 +53,7 @@ var NoteCodes = map[string]string{
 	CodePublicKeyKept:            "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",
 	CodeTemplateRolledOut:        "a template edit was rolled out to the endpoints made from it through the gateway (a new release each)",
 	CodeTemplateRolloutFailed:    "a template edit could not be rolled out to an endpoint made from it",
+	CodeTemplateIDUnknown:        "an endpoint's templateId (and its workers') was omitted: the endpoint was made outside the gateway and v2 keeps no link to its template",
 	CodeTemplateInlined:          "a pod was made from a template's settings sent without its volume instead of templateId (volumeInGb 0 on a template with a volume); templateId is kept by the gateway",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
@@ -101,6 +102,7 @@ const (
 	CodeV2LimitRefused           = "v2_limit_refused"
 	CodeStockOut                 = "stock_out"
 	CodeTemplateInlined          = "template_inlined"
+	CodeTemplateIDUnknown        = "template_id_unknown"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.
