@@ -27,6 +27,7 @@ type fileConfig struct {
 	UpstreamURL           *string           `yaml:"upstream_url"`
 	RedisURL              *string           `yaml:"redis_url"`
 	RateLimitPerMinute    *string           `yaml:"rate_limit_per_minute"`
+	AnonymousRateLimit    *string           `yaml:"anonymous_rate_limit_per_minute"`
 	CompatMode            *string           `yaml:"compat_mode"`
 	ResetMode             *string           `yaml:"reset_mode"`
 	DefaultGPUTypes       *string           `yaml:"default_gpu_types"`
@@ -64,7 +65,7 @@ type fileConfig struct {
 func (f *fileConfig) scalars() map[string]*string {
 	return map[string]*string{
 		"listen": f.Listen, "admin_listen": f.AdminListen, "upstream_url": f.UpstreamURL,
-		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute,
+		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute, "anonymous_rate_limit_per_minute": f.AnonymousRateLimit,
 		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
 		"default_gpu_types": f.DefaultGPUTypes, "field_policy": f.FieldPolicy.text(),
 		"limiter_fail": f.LimiterFail, "limiter_timeout": f.LimiterTimeout, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,

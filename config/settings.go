@@ -23,6 +23,12 @@ type Config struct {
 	// RateLimitPerMinute is the default per-key limit; 0 disables rate
 	// limiting (-rate-limit, V1GW_RATE_LIMIT_PER_MINUTE, rate_limit_per_minute).
 	RateLimitPerMinute int
+	// AnonymousRateLimitPerMinute is the limit per client address of
+	// /graphql requests sent without any key, which are passed through
+	// without Authorization; 0 refuses them (401)
+	// (-anonymous-rate-limit, V1GW_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+	// anonymous_rate_limit_per_minute).
+	AnonymousRateLimitPerMinute int
 	// CompatMode is "strict" or "lenient" (P1, docs/design.md)
 	// (-compat-mode, V1GW_COMPAT_MODE, compat_mode).
 	CompatMode string
@@ -154,6 +160,7 @@ const (
 	DefaultAdminListen           = "127.0.0.1:9090"
 	DefaultUpstreamURL           = "https://api.runpod.io"
 	DefaultRateLimitPerMinute    = 60
+	DefaultAnonymousRateLimit    = 60
 	DefaultRequestTimeout        = 30 * time.Second
 	DefaultDrainTimeout          = 35 * time.Second
 	DefaultLimiterTimeout        = 50 * time.Millisecond
@@ -202,18 +209,20 @@ func Default() *Config {
 		UpstreamURL:        DefaultUpstreamURL,
 		RateLimitPerMinute: DefaultRateLimitPerMinute,
 		CompatMode:         "strict",
-		ResetMode:          "reject",
-		LimiterFail:        "open",
-		LimiterTimeout:     DefaultLimiterTimeout,
-		RequestTimeout:     DefaultRequestTimeout,
-		DrainTimeout:       DefaultDrainTimeout,
-		LogFormat:          "json",
-		LogLevel:           "info",
-		UpstreamRetries:    DefaultUpstreamRetries,
-		BreakerFailures:    DefaultBreakerFailures,
-		UpstreamMaxBody:    DefaultUpstreamMaxBody,
-		BreakerOpenFor:     DefaultBreakerOpenFor,
-		UsageFlushInterval: DefaultUsageFlushInterval,
+
+		AnonymousRateLimitPerMinute: DefaultAnonymousRateLimit,
+		ResetMode:                   "reject",
+		LimiterFail:                 "open",
+		LimiterTimeout:              DefaultLimiterTimeout,
+		RequestTimeout:              DefaultRequestTimeout,
+		DrainTimeout:                DefaultDrainTimeout,
+		LogFormat:                   "json",
+		LogLevel:                    "info",
+		UpstreamRetries:             DefaultUpstreamRetries,
+		BreakerFailures:             DefaultBreakerFailures,
+		UpstreamMaxBody:             DefaultUpstreamMaxBody,
+		BreakerOpenFor:              DefaultBreakerOpenFor,
+		UsageFlushInterval:          DefaultUsageFlushInterval,
 
 		UpstreamHeaderTimeout: DefaultUpstreamHeaderTimeout,
 		UpstreamMaxConns:      DefaultUpstreamMaxConns,
@@ -258,6 +267,13 @@ var settings = []setting{
 		set: func(c *Config, v string) error {
 			n, err := parseInt(v)
 			c.RateLimitPerMinute = n
+			return err
+		}},
+	{key: "anonymous_rate_limit_per_minute", flag: "anonymous-rate-limit", env: "V1GW_ANONYMOUS_RATE_LIMIT_PER_MINUTE", arg: "N", def: strconv.Itoa(DefaultAnonymousRateLimit),
+		help: "requests per minute per client address (the TCP peer: behind a reverse proxy every client is that proxy's address) of /graphql calls sent without any key, which are passed through without Authorization (the vendor answers its public queries); never mixed with the per-key limits; 0 refuses keyless calls (401). /v1 and /v2 always need a key",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.AnonymousRateLimitPerMinute = n
 			return err
 		}},
 	{key: "compat_mode", flag: "compat-mode", env: "V1GW_COMPAT_MODE", arg: "MODE", def: "strict",

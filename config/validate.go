@@ -50,6 +50,9 @@ func (c *Config) Validate() error {
 	if c.RateLimitPerMinute < 0 {
 		return c.errorf("rate_limit_per_minute", "%q must be >= 0 (0 disables rate limiting)", strconv.Itoa(c.RateLimitPerMinute))
 	}
+	if c.AnonymousRateLimitPerMinute < 0 {
+		return c.errorf("anonymous_rate_limit_per_minute", "%q must be >= 0 (0 refuses keyless /graphql calls)", strconv.Itoa(c.AnonymousRateLimitPerMinute))
+	}
 	for _, e := range []struct {
 		key, val string
 		allowed  []string

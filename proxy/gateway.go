@@ -124,7 +124,7 @@ func New(o Options) (*Gateway, error) {
 		keyIDs:       newKeyIDCache([]byte(o.Config.KeyHashSecret)),
 		accepted:     acceptedKeys{max: 100000},
 		deprecation:  "@" + strconv.FormatInt(DeprecatedAt.Unix(), 10),
-		ratePolicies: ratePoliciesFor(o.Config.RateLimitPerMinute, o.Config.KeyLimits),
+		ratePolicies: ratePoliciesFor(o.Config.RateLimitPerMinute, o.Config.KeyLimits, o.Config.AnonymousRateLimitPerMinute),
 		usage:        o.Usage,
 		tel:          o.Telemetry,
 	}
@@ -301,7 +301,9 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
 	m.PathPrefix("/v2/").Handler(g.v2)
 	// GraphQL: the same layers, to <upstream>/graphql (graphql.go).
-	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withAuth(g.withRateLimit(g.passThrough(rt)))))).
+	// A keyless call is anonymous: passed through without Authorization
+	// under a limit per client address (anonymous.go).
+	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withKeyOrAnonymous(g.withRateLimit(g.passThrough(rt)))))).
 		Methods(http.MethodGet, http.MethodPost)
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.Method, r.URL.Path))

@@ -47,6 +47,11 @@ const PassThrough = "v2-passthrough"
 // gateway is switched off).
 const GraphQL = "graphql"
 
+// Anonymous is the key id under which /graphql calls sent without any key
+// are counted (they are limited per client address, but never counted per
+// address: the report names keys, and an address is not one).
+const Anonymous = "anonymous"
+
 // MaxNoteMessage bounds the length of a note's message kept in the store
 // (longer ones are cut): messages may echo field names a client sent.
 const MaxNoteMessage = 500
