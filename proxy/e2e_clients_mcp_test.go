@@ -114,6 +114,11 @@ func runpodMCP(version string) []clientCase {
 				wantField("workersMax", 3.0)(t, w, r)
 			}},
 	)
+	if v3 {
+		add(clientCase{name: c + "update-endpoint {workersMax, imageName, env, gpuPoolIds} (its v1+v2 union: the container fields ignored, as v1 ignored them)", method: "PATCH", path: "/v1/endpoints/{mcpep}",
+			body: `{"workersMax":2,"imageName":"runpod/worker:2","env":{"A":"1"},"gpuPoolIds":["ADA_24"]}`, status: 200,
+			check: all(wantField("workersMax", 2.0), warned("imageName was ignored", "env was ignored", "gpuPoolIds was ignored"))})
+	}
 
 	add(clientCase{name: c + "create-network-volume {name, size, dataCenterId}", method: "POST", path: "/v1/networkvolumes",
 		body: `{"name":"vol-mcp","size":20,"dataCenterId":"EU-RO-1"}`, status: 200, save: "mcpvol",
@@ -340,5 +345,39 @@ func runpodMCP400() []clientCase {
 		{name: c + `pod-action {action: "terminate"}`, method: "POST", path: "/v2/pods/{mcpcpu}/action",
 			body: `{"action":"terminate"}`, status: 204},
 		{name: c + "delete-pod", method: "DELETE", path: "/v2/pods/{mcppod}", status: 204},
+	}
+}
+
+// runpodMCPKeylessGraphQL lists the credential-free GraphQL queries of
+// runpod-mcp 3.2.0's catalog, hub and public-endpoint tools (its
+// RUNPOD_PUBLIC_GRAPHQL_URL pointed at the gateway): sent without any key,
+// passed through without Authorization, limited per client address and
+// counted as anonymous in /usage.
+func runpodMCPKeylessGraphQL() []clientCase {
+	const c = "runpod-mcp 3.2.0: "
+	keyless := func(t *testing.T, w *clientWorld, r *e2eResp) {
+		t.Helper()
+		got, ok := w.graphql.last()
+		if !ok || got.auth != "" {
+			t.Fatalf("upstream saw Authorization %q (reached %v)", got.auth, ok)
+		}
+		if string(r.body) != `{"data":{"upstream":"graphql"}}` {
+			t.Errorf("answer not passed through verbatim: %s", r.body)
+		}
+	}
+	q := func(query string) string {
+		b, _ := json.Marshal(map[string]string{"query": query})
+		return string(b)
+	}
+	return []clientCase{
+		{name: c + "list-gpu-types (keyless GraphQL)", method: "POST", path: "/graphql", noKey: true, status: 200, check: keyless,
+			body: q("\n        query {\n          gpuTypes {\n            id\n            displayName\n            memoryInGb\n            secureCloud\n            communityCloud\n            lowestPrice(input: { gpuCount: 1 }) {\n              stockStatus\n            }\n          }\n        }\n      ")},
+		{name: c + "list-data-centers (keyless GraphQL)", method: "POST", path: "/graphql", noKey: true, status: 200, check: keyless,
+			body: q("\n        query {\n          dataCenters {\n            id\n            name\n            location\n          }\n        }\n      ")},
+		{name: c + "search-hub (keyless GraphQL listings)", method: "POST", path: "/graphql", noKey: true, status: 200, check: keyless,
+			body: q("\n    query {\n      listings(input: {}) {\n        id\n        repoId\n        title\n      }\n    }\n  ")},
+		{name: c + "list-public-endpoints (keyless GraphQL)", method: "POST", path: "/graphql", noKey: true, status: 200, check: keyless,
+			body: q("\n        query {\n          allAiApiPublicConfigs {\n            id\n            aiApiId\n            modelName\n            displayName\n            isLive\n          }\n        }\n      ")},
+		{name: c + "a keyless REST call is still a 401", method: "GET", path: "/v1/pods", noKey: true, status: 401},
 	}
 }

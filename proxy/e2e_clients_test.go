@@ -65,6 +65,9 @@ type clientCase struct {
 	// save stores the answer's "id" under this key.
 	save  string
 	check func(t *testing.T, w *clientWorld, r *e2eResp)
+	// noKey sends the request without any Authorization (runpod-mcp's
+	// credential-free GraphQL queries).
+	noKey bool
 }
 
 // clientWorld is the gateway, its simulator and a GraphQL upstream beside
@@ -122,7 +125,8 @@ func newClientWorld(t *testing.T, start time.Time, cfg func(*config.Config)) *cl
 	mux.Handle("/", sim)
 	up := httptest.NewServer(mux)
 	t.Cleanup(up.Close)
-	c := &config.Config{UpstreamURL: up.URL, RequestTimeout: 5 * time.Second, KeyHashSecret: "x", CompatMode: "strict", ResetMode: "reject"}
+	c := &config.Config{UpstreamURL: up.URL, RequestTimeout: 5 * time.Second, KeyHashSecret: "x", CompatMode: "strict", ResetMode: "reject",
+		AnonymousRateLimitPerMinute: config.DefaultAnonymousRateLimit}
 	if cfg != nil {
 		cfg(c)
 	}
@@ -168,9 +172,9 @@ func (w *clientWorld) fill(s string) string {
 
 // send makes the request without the v1 contract check of e2e.call where
 // the path is not a v1 route as documented (a doubled slash, /graphql).
-func (w *clientWorld) send(method, path, body string) *e2eResp {
+func (w *clientWorld) send(method, path, body string, noKey bool) *e2eResp {
 	w.t.Helper()
-	if strings.HasPrefix(path, "/v1/") && !strings.HasPrefix(path, "/v1//") {
+	if strings.HasPrefix(path, "/v1/") && !strings.HasPrefix(path, "/v1//") && !noKey {
 		return w.call(w.gw, "k1", method, path, body)
 	}
 	var rd io.Reader
@@ -181,7 +185,9 @@ func (w *clientWorld) send(method, path, body string) *e2eResp {
 	if err != nil {
 		w.t.Fatal(err)
 	}
-	req.Header.Set("Authorization", "Bearer k1")
+	if !noKey {
+		req.Header.Set("Authorization", "Bearer k1")
+	}
 	req.Header.Set("Content-Type", "application/json")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -206,8 +212,8 @@ func (w *clientWorld) run(t *testing.T, c clientCase) {
 		body = c.bodyFn(w)
 	}
 	path := w.fill(c.path)
-	r := w.send(c.method, path, body)
-	if r.status >= 500 {
+	r := w.send(c.method, path, body, c.noKey)
+	if r.status >= 500 && c.status < 500 {
 		t.Fatalf("%s %s: %d %s", c.method, path, r.status, r.body)
 	}
 	if r.status >= 400 {
@@ -351,16 +357,36 @@ func (w *clientWorld) lastV2Body(path string) map[string]any { return w.lastBody
 // afterwards: note codes of the warnings and refusals these clients never
 // display (P7a), and, for a client that only uses the /v2 pass-through,
 // the operation it is counted under (the key still needs the gateway).
+//
+// cfg, when set, is the operator's configuration the release needs beyond
+// the defaults (a field_policy), as its COMPATIBILITY.md row says.
 var clientReleases = []struct {
 	name  string
 	cases func() []clientCase
 	usage []string
+	cfg   func(*config.Config)
 }{
-	{"runpodctl 2.7.2", runpodctl272, []string{translate.CodeResetRefused, translate.CodeRegistryUnset}},
-	{"runpodctl 2.7.2 GraphQL", runpodctlGraphQL, nil},
-	{"runpod-mcp 1.3.0", func() []clientCase { return runpodMCP("1.3.0") }, []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
-	{"runpod-mcp 3.2.0", func() []clientCase { return runpodMCP("3.2.0") }, []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
-	{"runpod-mcp 4.0.0", runpodMCP400, []string{usage.PassThrough}},
+	{name: "runpodctl 2.7.2", cases: runpodctl272, usage: []string{translate.CodeResetRefused, translate.CodeRegistryUnset}},
+	{name: "runpodctl 2.7.2 GraphQL", cases: runpodctlGraphQL},
+	{name: "runpod-mcp 1.3.0", cases: func() []clientCase { return runpodMCP("1.3.0") }, usage: []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
+	{name: "runpod-mcp 3.2.0", cases: func() []clientCase { return runpodMCP("3.2.0") }, usage: []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset, translate.CodeUnknownFields}},
+	{name: "runpod-mcp 3.2.0 keyless GraphQL", cases: runpodMCPKeylessGraphQL, usage: []string{usage.Anonymous}},
+	{name: "runpod-mcp 4.0.0", cases: runpodMCP400, usage: []string{usage.PassThrough}},
+	{name: "Terraform provider (official) 23c31e3", cases: terraformOfficial,
+		usage: []string{translate.CodeGPUTypeChosen, translate.CodeUnknownFields, translate.CodeTemplateIDUnknown}},
+	{name: "Terraform provider (third-party) v1.0.1", cases: terraformThirdParty},
+	{name: "bash CLI rp 0.2.0", cases: bashCLI, usage: []string{translate.CodeGPUTypeChosen, translate.CodeTemplateInlined, translate.CodeUnknownFields, translate.CodeUntranslatableRefused}},
+	{name: "Go SDK cozy-creator/runpod-go-sdk ee6dacf", cases: goSDK, usage: []string{translate.CodeStockOut, translate.CodeUnknownFields, translate.CodeUntranslatableRefused}},
+	{name: "Kubernetes virtual kubelet d9b7e16 (field_policy minRAMPerGPU: drop)", cases: virtualKubelet, usage: []string{translate.CodeLenientDropped, translate.CodeTemplateInlined},
+		cfg: func(c *config.Config) { c.FieldPolicy = map[string]string{"minRAMPerGPU": "drop"} }},
+	{name: "Kubernetes virtual kubelet d9b7e16 (defaults)", cases: virtualKubeletStrict, usage: []string{translate.CodeUntranslatableRefused}},
+	{name: "Crossplane provider v0.2.0", cases: crossplane},
+	{name: "workflow nodes: ComfyUI runpod-agentic-nodes 648eee5", cases: comfyUINodes, usage: []string{translate.CodeUnknownFields}},
+	{name: "ML job orchestrator: Transformer Lab 0176863", cases: transformerLab, usage: []string{translate.CodeUnknownFields}},
+	{name: "PHP SDK laravel-runpod 8e5be5e (field_policy placement minimums: drop)", cases: laravelRunPod, usage: []string{translate.CodeLenientDropped, translate.CodeGPUTypeChosen},
+		cfg: func(c *config.Config) {
+			c.FieldPolicy = map[string]string{"minRAMPerGPU": "drop", "minVCPUPerGPU": "drop"}
+		}},
 }
 
 // TestRealClientsWorkEndToEnd replays each client release against the gateway
@@ -369,7 +395,7 @@ var clientReleases = []struct {
 func TestRealClientsWorkEndToEnd(t *testing.T) {
 	for _, rel := range clientReleases {
 		t.Run(rel.name, func(t *testing.T) {
-			w := newClientWorld(t, time.Time{}, nil)
+			w := newClientWorld(t, time.Time{}, rel.cfg)
 			names := map[string]bool{}
 			for _, c := range rel.cases() {
 				if names[c.name] {
