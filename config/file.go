@@ -32,6 +32,9 @@ type fileConfig struct {
 	ResetMode             *string           `yaml:"reset_mode"`
 	DefaultGPUTypes       *string           `yaml:"default_gpu_types"`
 	FieldPolicy           *fieldPolicyNode  `yaml:"field_policy"`
+	GraphQLMode           *string           `yaml:"graphql_mode"`
+	GraphQLAutoHold       *string           `yaml:"graphql_auto_hold"`
+	GraphQLPublicKey      *string           `yaml:"graphql_public_key"`
 	KeyHashSecret         *string           `yaml:"key_hash_secret"`
 	KeyLimits             map[string]string `yaml:"key_limits"`
 	LimiterFail           *string           `yaml:"limiter_fail"`
@@ -68,6 +71,7 @@ func (f *fileConfig) scalars() map[string]*string {
 		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute, "anonymous_rate_limit_per_minute": f.AnonymousRateLimit,
 		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
 		"default_gpu_types": f.DefaultGPUTypes, "field_policy": f.FieldPolicy.text(),
+		"graphql_mode": f.GraphQLMode, "graphql_auto_hold": f.GraphQLAutoHold, "graphql_public_key": f.GraphQLPublicKey,
 		"limiter_fail": f.LimiterFail, "limiter_timeout": f.LimiterTimeout, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
 		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,

@@ -46,6 +46,22 @@ type Config struct {
 	// (-field-policy, V1GW_FIELD_POLICY, field_policy; FIELD=POLICY,…, or a
 	// YAML mapping).
 	FieldPolicy map[string]string
+	// GraphQLMode is how /graphql is answered (P11): "passthrough"
+	// forwards to the vendor's GraphQL, "translate" answers from v2,
+	// "auto" forwards until the vendor answers 410 Gone, then translates
+	// for GraphQLAutoHold before it asks the vendor again
+	// (-graphql-mode, V1GW_GRAPHQL_MODE, graphql_mode).
+	GraphQLMode string
+	// GraphQLAutoHold is how long auto mode translates after a 410 Gone
+	// before it forwards again (-graphql-auto-hold, V1GW_GRAPHQL_AUTO_HOLD,
+	// graphql_auto_hold).
+	GraphQLAutoHold time.Duration
+	// GraphQLPublicKey is the API key the translating door uses for the
+	// public GraphQL queries (the GPU and data-center catalogs) that a
+	// client sends without a key, as the vendor answered them; empty:
+	// such queries are answered with an error naming this setting
+	// (V1GW_GRAPHQL_PUBLIC_KEY, graphql_public_key; a secret).
+	GraphQLPublicKey string
 	// ConfigFile is the YAML file the settings were read from, "" for none
 	// (-config, V1GW_CONFIG).
 	ConfigFile string
@@ -177,6 +193,8 @@ const (
 	DefaultMaxInFlight           = 512
 	DefaultBodyReadTimeout       = 10 * time.Second
 	DefaultUsageRetention        = 365 * 24 * time.Hour
+	DefaultGraphQLMode           = "auto"
+	DefaultGraphQLAutoHold       = time.Hour
 	DefaultFactsTTL              = 365 * 24 * time.Hour
 	DefaultUsageHistoryDays      = 90
 	DefaultRetireQuietDays       = 30
@@ -195,6 +213,7 @@ const (
 var (
 	CompatModes  = []string{"strict", "lenient"}
 	ResetModes   = []string{"reject", "restart"}
+	GraphQLModes = []string{"auto", "passthrough", "translate"}
 	LimiterFails = []string{"open", "closed"}
 	LogFormats   = []string{"json", "console"}
 	LogLevels    = []string{"debug", "info", "warn", "error"}
@@ -212,6 +231,8 @@ func Default() *Config {
 
 		AnonymousRateLimitPerMinute: DefaultAnonymousRateLimit,
 		ResetMode:                   "reject",
+		GraphQLMode:                 DefaultGraphQLMode,
+		GraphQLAutoHold:             DefaultGraphQLAutoHold,
 		LimiterFail:                 "open",
 		LimiterTimeout:              DefaultLimiterTimeout,
 		RequestTimeout:              DefaultRequestTimeout,
@@ -292,6 +313,19 @@ var settings = []setting{
 			c.FieldPolicy = m
 			return err
 		}},
+	{key: "graphql_mode", flag: "graphql-mode", env: "V1GW_GRAPHQL_MODE", arg: "MODE", def: DefaultGraphQLMode,
+		help: "/graphql: passthrough forwards to the vendor's GraphQL, translate answers from v2 (the same plans as v1), auto forwards until the vendor answers 410 Gone, then translates",
+		set:  func(c *Config, v string) error { c.GraphQLMode = enumValue(v); return nil }},
+	{key: "graphql_auto_hold", flag: "graphql-auto-hold", env: "V1GW_GRAPHQL_AUTO_HOLD", arg: "DURATION", def: DefaultGraphQLAutoHold.String(),
+		help: "graphql_mode auto: how long to translate after the vendor's GraphQL answered 410 Gone before forwarding again",
+		set: func(c *Config, v string) error {
+			d, err := parseDuration(v)
+			c.GraphQLAutoHold = d
+			return err
+		}},
+	{key: "graphql_public_key", env: "V1GW_GRAPHQL_PUBLIC_KEY", arg: "KEY", def: "",
+		help: "API key the translating GraphQL door uses for public catalog queries (gpuTypes, dataCenters) sent without a key, as the vendor answered them; empty: they are refused, naming this setting",
+		set:  func(c *Config, v string) error { c.GraphQLPublicKey = strings.TrimSpace(v); return nil }},
 	{key: "key_hash_secret", env: "V1GW_KEY_HASH_SECRET", arg: "SECRET", def: "random per process",
 		help: "HMAC secret API keys are hashed with into key ids; set it (same on every replica) to keep key ids stable",
 		set:  func(c *Config, v string) error { c.KeyHashSecret = v; return nil }},

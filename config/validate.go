@@ -59,6 +59,7 @@ func (c *Config) Validate() error {
 	}{
 		{"compat_mode", c.CompatMode, CompatModes},
 		{"reset_mode", c.ResetMode, ResetModes},
+		{"graphql_mode", c.GraphQLMode, GraphQLModes},
 		{"limiter_fail", c.LimiterFail, LimiterFails},
 	} {
 		if !contains(e.allowed, e.val) {
@@ -72,6 +73,9 @@ func (c *Config) Validate() error {
 	}
 	if err := c.checkFieldPolicy(); err != nil {
 		return err
+	}
+	if c.GraphQLAutoHold < time.Second {
+		return c.errorf("graphql_auto_hold", "%q must be at least 1s", c.GraphQLAutoHold.String())
 	}
 	if c.KeyHashSecret == "" {
 		return c.errorf("key_hash_secret", "must not be empty (leave V1GW_KEY_HASH_SECRET unset to generate one)")

@@ -25,6 +25,7 @@ import (
 
 	"github.com/v1gateway/v1gateway/config"
 	"github.com/v1gateway/v1gateway/facts"
+	"github.com/v1gateway/v1gateway/graphql"
 	"github.com/v1gateway/v1gateway/limiter"
 	"github.com/v1gateway/v1gateway/translate"
 	"github.com/v1gateway/v1gateway/usage"
@@ -95,6 +96,8 @@ type Gateway struct {
 	active       sync.Map     // *reqInfo -> itself: requests being served (LogUnfinished)
 	accepted     acceptedKeys // key ids v2 accepted (countsForUsage)
 	facts        *observedFacts
+	door         *graphql.Door // the GraphQL door (graphqldoor.go)
+	gqlGone      goneHold      // graphql_mode auto: translating until
 
 	deprecation string
 	sunset      string
@@ -142,6 +145,9 @@ func New(o Options) (*Gateway, error) {
 		fs = facts.NewMemory(facts.MemoryOptions{Now: g.now})
 	}
 	g.facts = &observedFacts{store: fs, log: g.log}
+	if g.door, err = graphql.New(); err != nil {
+		return nil, fmt.Errorf("proxy: %w", err)
+	}
 	if g.usage == nil {
 		g.usage = usage.New(usage.Options{Now: g.now, HistoryDays: o.Config.UsageHistoryDays})
 	}
@@ -301,9 +307,10 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
 	m.PathPrefix("/v2/").Handler(g.v2)
 	// GraphQL: the same layers, to <upstream>/graphql (graphql.go).
-	// A keyless call is anonymous: passed through without Authorization
-	// under a limit per client address (anonymous.go).
-	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withKeyOrAnonymous(g.withRateLimit(g.passThrough(rt)))))).
+	// A keyless call is anonymous: passed through (or answered by the
+	// GraphQL door) without the client's Authorization, under a limit per
+	// client address (anonymous.go).
+	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withKeyOrAnonymous(g.withRateLimit(g.graphqlFront(g.passThrough(rt))))))).
 		Methods(http.MethodGet, http.MethodPost)
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.Method, r.URL.Path))

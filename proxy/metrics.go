@@ -38,6 +38,7 @@ const (
 	metricUsagePending      = "v1gw.usage.pending"
 	metricUsageDropped      = "v1gw.usage.dropped"
 	metricCompatNotes       = "v1gw.compat.notes"
+	metricGraphQLFields     = "v1gw.graphql.fields"
 	metricSunset            = "v1gw.sunset.timestamp"
 )
 
@@ -59,6 +60,7 @@ type metrics struct {
 	upstreamRetries  metric.Int64Counter
 	limiterDecisions hotCounter
 	compatNotes      metric.Int64Counter
+	graphqlFields    metric.Int64Counter
 }
 
 // statsLimiter is a limiter that reports counters (limiter.Redis).
@@ -94,6 +96,8 @@ func newMetrics(m metric.Meter, g *Gateway) (*metrics, error) {
 	limiterDecisions, e := m.Int64ObservableCounter(metricLimiterDecisions, metric.WithDescription("Rate-limit decisions: allowed, limited, error (allowed, fail-open), unavailable (rejected, fail-closed) or overloaded (rejected: the gateway could not have Redis decide in time)."))
 	must(e)
 	out.compatNotes, e = m.Int64Counter(metricCompatNotes, metric.WithDescription("Compatibility notes given to v1 clients (warnings, lenient drops, emulations, refusals; P7a), by note code and v1 operation. Per key: /usage."))
+	must(e)
+	out.graphqlFields, e = m.Int64Counter(metricGraphQLFields, metric.WithDescription("GraphQL root fields the gateway answered from v2 (P11), by field (the schema's, a bounded set). Per key: /usage."))
 	must(e)
 	if err != nil {
 		return nil, err

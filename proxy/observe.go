@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/v1gateway/v1gateway/translate"
+	"github.com/v1gateway/v1gateway/usage"
 )
 
 // reqInfo is what the layers of one request learn about it, for its
@@ -42,9 +43,12 @@ type reqInfo struct {
 	upStatuses  []int
 	upDuration  time.Duration
 	breakerOpen *BreakerOpenError
-	limiter     string                          // allowed, limited, error, unavailable; "" when not asked
-	errMsg      string                          // the message of a 5xx v1 answer, for the access log
-	bodyErr     atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
+	limiter     string // allowed, limited, error, unavailable; "" when not asked
+	errMsg      string // the message of a 5xx v1 answer, for the access log
+	// graphqlFields are the root fields the GraphQL door ran ("query
+	// myself"): /usage counts each (graphqldoor.go).
+	graphqlFields []string
+	bodyErr       atomic.Pointer[ClientBodyError] // the client's body failed (deadlineBody)
 	// the v2 call sent and not answered yet (LogUnfinished; "" method:
 	// none), kept as its parts: the line is built only if the drain cuts
 	// the request off.
@@ -323,6 +327,12 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 			counted := g.countsForUsage(info)
 			if counted && info.op != opUnknown && g.usage != nil {
 				g.usage.Record(info.keyID, info.op)
+				for _, f := range info.graphqlFields {
+					g.usage.Record(info.keyID, usage.GraphQLField(f))
+				}
+			}
+			for _, f := range info.graphqlFields {
+				g.metrics.graphqlFields.Add(ctx, 1, cachedAttrs("field", f).add...)
 			}
 			g.recordNotes(ctx, info, counted)
 			if span != nil {
@@ -330,6 +340,9 @@ func (g *Gateway) withObservability(next http.Handler) http.Handler {
 					span.SetName(info.op)
 					span.SetAttributes(attribute.String("v1gw.operation", info.op), attribute.Int("http.response.status_code", sw.status),
 						attribute.String("v1gw.request_id", RequestID(ctx)))
+					if len(info.graphqlFields) > 0 {
+						span.SetAttributes(attribute.StringSlice("v1gw.graphql_fields", info.graphqlFields))
+					}
 					if sw.status >= 500 {
 						span.SetStatus(codes.Error, http.StatusText(sw.status))
 					}
@@ -401,6 +414,9 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 	}
 	if lim != "" {
 		ev = ev.Str("rate_limit", lim)
+	}
+	if len(info.graphqlFields) > 0 {
+		ev = ev.Strs("graphql_fields", info.graphqlFields)
 	}
 	if len(calls) > 0 {
 		var buf [512]byte

@@ -283,7 +283,9 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 		fillEndpointTemplates(ea.ctx, ea.req, out)
 	}
 	ea.templates(out, q != nil && q.includeWorkers)
-	return withNotes(JSON(http.StatusOK, &out[0]), ea.notes)
+	res := JSON(http.StatusOK, &out[0])
+	res.Model = &EndpointModel{V2: e, V1: &out[0]}
+	return withNotes(res, ea.notes)
 }
 
 // ---------------------------------------------------------------------------
@@ -574,7 +576,13 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	fillEndpointTemplates(ctx, req, out)
 	ea.templates(out, q.includeWorkers)
-	return withNotes(JSON(http.StatusOK, out), ea.notes)
+	res := JSON(http.StatusOK, out)
+	models := make([]EndpointModel, len(out))
+	for i := range out {
+		models[i] = EndpointModel{V2: &list.Endpoints[i], V1: &out[i]}
+	}
+	res.Model = models
+	return withNotes(res, ea.notes)
 }
 
 // ---------------------------------------------------------------------------

@@ -63,6 +63,11 @@ var NoteCodes = map[string]string{
 	CodeResetRefused:          "reset was refused (v2 has no reset)",
 	CodeStockOut:              "no candidate GPU type or CPU flavor could be placed: answered as v1 did, 500 \"There are no longer any instances available…\" (not a gateway fault)",
 	CodeV2LimitRefused:        "a request v1 accepted was refused because v2 (or the gateway's bound on v2 calls) cannot do it: a volume under v2's minimum, 3 vCPUs, a volume removed, GPU types in no serverless pool, …; with the field when there is one",
+	// The GraphQL door (P11).
+	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
+	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
+	CodeGraphQLCloudNarrowed:    "a GraphQL pod deploy asked for cloudType ALL; v2 places a pod in one cloud, SECURE was asked",
+	CodeGraphQLDefaultTemplate:  "runpod-python's default CPU template (runpod-ubuntu), which v2 does not have, was not sent",
 }
 
 // Note codes.
@@ -103,6 +108,10 @@ const (
 	CodeStockOut                 = "stock_out"
 	CodeTemplateInlined          = "template_inlined"
 	CodeTemplateIDUnknown        = "template_id_unknown"
+	CodeGraphQLRefused           = "graphql_refused"
+	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
+	CodeGraphQLCloudNarrowed     = "graphql_cloud_narrowed"
+	CodeGraphQLDefaultTemplate   = "graphql_default_template_dropped"
 )
 
 // warn adds a warning: its text to X-Compat-Warning and a Note with code.

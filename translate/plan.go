@@ -75,6 +75,10 @@ type Request struct {
 	// Facts is the gateway's fact store (facts.go, P8); nil: none, answers
 	// carry only what v2 gives.
 	Facts Facts
+	// Models is set by a caller that reads Result.Model, not the v1 JSON
+	// (the GraphQL door, models.go): GET /pods then gives its models
+	// instead of a streamed list.
+	Models bool
 }
 
 // Result is the v1 answer a plan produced.
@@ -89,6 +93,9 @@ type Result struct {
 	// Notes carry a stable code for each warning, drop, emulation and
 	// refusal above (notes.go), for /usage and metrics (P7a).
 	Notes []Note
+	// Model is the answer as typed values (models.go), for the GraphQL
+	// door; nil for answers without a body, and for errors.
+	Model any
 	// Calls lists the v2 calls made ("GET /v2/pods -> 200"), for the access log.
 	Calls []string
 	// Stream, when set (with Status 200 and no Body), writes the body to w
@@ -246,5 +253,5 @@ func JSON(status int, v any) *Result {
 	if err != nil {
 		return Fail(http.StatusInternalServerError, "cannot encode the answer: "+err.Error())
 	}
-	return &Result{Status: status, Body: b}
+	return &Result{Status: status, Body: b, Model: v}
 }

@@ -108,7 +108,7 @@ func (cr *podCreator) run() *Result {
 		out.TemplateID = in.templateID
 		recordFact(cr.ctx, cr.req, FactPod, created.ID, Fact{TemplateID: in.templateID, Created: true})
 	}
-	return podAnswer(http.StatusCreated, &out)
+	return podAnswer(http.StatusCreated, created, &out)
 }
 
 // resolveMounts applies H-mount-create, reading the network volume (its data
@@ -256,21 +256,33 @@ type v2GPUCatalog struct {
 	GPUs []v2GPUType `json:"gpus"`
 }
 
+// v2GPUType is a v2 GpuType; the GraphQL door reads it too (catalog.go).
 type v2GPUType struct {
-	ID        string  `json:"id"`
-	Name      string  `json:"name"`
-	Pool      *string `json:"pool"` // serverless pool; null: none
-	Secure    bool    `json:"secure"`
-	Community bool    `json:"community"`
-	Price     struct {
+	ID           string  `json:"id"`
+	Name         string  `json:"name"`
+	Pool         *string `json:"pool"` // null: in no serverless pool
+	Manufacturer string  `json:"manufacturer"`
+	Memory       int     `json:"memory"`
+	Secure       bool    `json:"secure"`
+	Community    bool    `json:"community"`
+	Price        struct {
 		Secure     *float64 `json:"secure"`
 		Community  *float64 `json:"community"`
 		Serverless *float64 `json:"serverless"`
 	} `json:"price"`
+	MaxCount struct {
+		Secure    int `json:"secure"`
+		Community int `json:"community"`
+	} `json:"maxCount"`
 	Availability string `json:"availability"`
 	DataCenters  []struct {
-		ID string `json:"id"`
+		ID           string `json:"id"`
+		Availability string `json:"availability"`
 	} `json:"dataCenters"`
+	CudaVersions []struct {
+		Version   string `json:"version"`
+		Available bool   `json:"available"`
+	} `json:"cudaVersions"`
 }
 
 type v2CPUCatalog struct {

@@ -222,7 +222,7 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 		return podListAnswer(nil, workerTemplates(ctx, req, q, filterWorkers(q, workers, q.includeMachine)), 0)
 	}
-	streamable := !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers && (q.templateID == nil || req.Facts == nil)
+	streamable := !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers && (q.templateID == nil || req.Facts == nil) && !req.Models
 	if sc, ok := c.(StreamCaller); ok && streamable {
 		return listPodsStreamed(ctx, req, sc, q)
 	}
@@ -269,6 +269,13 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return r
 		}
 		workers = workerTemplates(ctx, req, q, filterWorkers(q, all, q.includeMachine))
+	}
+	if req.Models {
+		models := make([]PodModel, len(pods))
+		for i, p := range pods {
+			models[i] = PodModel{V2: p, V1: &out[i]}
+		}
+		return &Result{Status: http.StatusOK, Model: models}
 	}
 	return podListAnswer(out, workers, len(a.Body))
 }

@@ -38,8 +38,11 @@ type v2TemplateForPod struct {
 	Category   string          `json:"category"`
 	Public     bool            `json:"public"`
 	Serverless bool            `json:"serverless"`
-	// StartJupyter is the template's; a pod created from its settings sent
-	// inline (inlineTemplate) starts Jupyter as the template says.
+	// StartSSH and StartJupyter are read for the GraphQL door's
+	// PodTemplate (models.go), and StartJupyter for a pod created from
+	// the template's settings sent inline (inlineTemplate); v1 templates
+	// had neither.
+	StartSSH     bool `json:"startSsh"`
 	StartJupyter bool `json:"startJupyter"`
 	// AllowedCudaVersions seeds an endpoint's when the template is spread
 	// into an endpoint create (spreadTemplate).
@@ -80,7 +83,8 @@ func decodePodListAnswer(a *V2Answer) ([]podjson.V2Pod, *Result) {
 	return pods, nil
 }
 
-// podAnswer is a v1 answer with one pod.
-func podAnswer(status int, p *podjson.V1Pod) *Result {
-	return &Result{Status: status, Body: podjson.PooledBody(podjson.AppendV1Pod(podjson.GetAnswerBuf(1024), p))}
+// podAnswer is a v1 answer with one pod, out, the v1 form of v2.
+func podAnswer(status int, v2 *podjson.V2Pod, out *podjson.V1Pod) *Result {
+	return &Result{Status: status, Body: podjson.PooledBody(podjson.AppendV1Pod(podjson.GetAnswerBuf(1024), out)),
+		Model: &PodModel{V2: v2, V1: out}}
 }

@@ -85,7 +85,7 @@ func withNotes(r *Result, notes *Result) *Result {
 // podAnswerOf is the v1 answer with the R-Pod of p.
 func podAnswerOf(status int, p *podjson.V2Pod) *Result {
 	out := podjson.V1PodFrom(p)
-	return podAnswer(status, &out)
+	return podAnswer(status, p, &out)
 }
 
 func ptrTo[T any](v T) *T { return &v }
@@ -125,7 +125,7 @@ func getPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r := expandPods(ctx, req, c, q, pods, out); r != nil {
 		return r
 	}
-	return podAnswer(http.StatusOK, &out[0])
+	return podAnswer(http.StatusOK, p, &out[0])
 }
 
 // ---------------------------------------------------------------------------

@@ -51,7 +51,9 @@ func parseTemplateQuery(v url.Values) (*templateQuery, string) {
 
 func templateAnswer(status int, t *v2TemplateForPod) *Result {
 	out := v1TemplateFrom(t)
-	return JSON(status, &out)
+	res := JSON(status, &out)
+	res.Model = &TemplateModel{V2: t, V1: &out}
+	return res
 }
 
 // templateNotes gathers the warnings and the P1 decision shared by create
@@ -119,6 +121,8 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 		slices = append(slices, slice{"verified", false}, slice{"community", false})
 	}
 	var out []v1Template
+	var v2s []*v2TemplateForPod
+	var sources []string
 	seen := map[string]bool{}
 	for _, s := range slices {
 		call := V2Call{Method: http.MethodGet, Path: "/v2/templates"}
@@ -152,12 +156,20 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 			v := v1TemplateFrom(t)
 			v.IsRunpod = ptrTo(s.runpod)
 			out = append(out, v)
+			v2s = append(v2s, t)
+			sources = append(sources, s.source)
 		}
 	}
 	if out == nil {
 		out = []v1Template{}
 	}
-	return withNotes(JSON(http.StatusOK, out), notes)
+	res := JSON(http.StatusOK, out)
+	models := make([]TemplateModel, len(out))
+	for i := range out {
+		models[i] = TemplateModel{V2: v2s[i], V1: &out[i], Catalog: sources[i]}
+	}
+	res.Model = models
+	return withNotes(res, notes)
 }
 
 // ---------------------------------------------------------------------------

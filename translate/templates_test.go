@@ -161,6 +161,15 @@ func TestListTemplates(t *testing.T) {
 		if fmt.Sprint(got) != "[mine:false shared:false off1:true ver1:false com1:false]" {
 			t.Errorf("got %v", got)
 		}
+		// The models say which catalog each came from (the GraphQL door
+		// tells the account's own from the community's by it).
+		var sources []string
+		for _, m := range res.Model.([]TemplateModel) {
+			sources = append(sources, m.V1.ID+":"+m.Catalog)
+		}
+		if fmt.Sprint(sources) != "[mine: shared: off1:official ver1:verified com1:community]" {
+			t.Errorf("catalogs %v", sources)
+		}
 		if len(f.calls) != 4 {
 			t.Errorf("%d calls", len(f.calls))
 		}

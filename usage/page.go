@@ -250,7 +250,15 @@ func (r *Report) WritePage(w io.Writer, o PageOptions) error {
 			pk.Other = append(pk.Other, fmt.Sprintf("/v2 pass-through: %d calls, last %s: point it at v2 directly", u.Count, ago(now, u.LastSeen)))
 		}
 		if u := k.GraphQL; u != nil {
-			pk.Other = append(pk.Other, fmt.Sprintf("/graphql pass-through: %d calls, last %s: point it at the vendor's GraphQL URL", u.Count, ago(now, u.LastSeen)))
+			if len(k.GraphQLFields) == 0 {
+				pk.Other = append(pk.Other, fmt.Sprintf("/graphql pass-through: %d calls, last %s: point it at the vendor's GraphQL URL", u.Count, ago(now, u.LastSeen)))
+			} else {
+				fields := make([]string, len(k.GraphQLFields))
+				for i, f := range k.GraphQLFields {
+					fields[i] = fmt.Sprintf("%s %d", f.Operation, f.Count)
+				}
+				pk.Other = append(pk.Other, fmt.Sprintf("/graphql: %d calls, last %s, answered from v2 (%s): the client needs v2 calls instead", u.Count, ago(now, u.LastSeen), strings.Join(fields, ", ")))
+			}
 		}
 		for _, n := range k.Notes {
 			pk.Notes = append(pk.Notes, pageNote{Op: n.Operation, Code: n.Code, Field: n.Field, Message: n.LastMessage, Count: n.Count, Last: ago(now, n.LastSeen)})

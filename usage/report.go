@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -113,6 +114,9 @@ type KeyUsage struct {
 	V2PassThrough *OpUsage `json:"v2_passthrough,omitempty"`
 	// GraphQL counts the key's /graphql calls through the gateway.
 	GraphQL *OpUsage `json:"graphql,omitempty"`
+	// GraphQLFields counts, per root field, the GraphQL the gateway
+	// answered from v2 (its translating door), most recent first.
+	GraphQLFields []OpUsage `json:"graphql_fields,omitempty"`
 	// Notes are the compatibility notes the key was given, per operation
 	// and code, most recent first.
 	Notes []NoteUsage `json:"compat_notes"`
@@ -185,6 +189,11 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 			r.Summary.TotalGraphQL += e.Count
 			continue
 		}
+		if strings.HasPrefix(e.Op, graphQLFieldPrefix) {
+			u.Operation = strings.TrimPrefix(e.Op, graphQLFieldPrefix)
+			k.GraphQLFields = append(k.GraphQLFields, u)
+			continue
+		}
 		k.Operations = append(k.Operations, u)
 		k.V1Calls += e.Count
 		k.DailyV1Calls = mergeDays(k.DailyV1Calls, e.Days)
@@ -210,13 +219,15 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 		r.Summary.TotalV1Calls += e.Count
 	}
 	for _, k := range byKey {
-		sort.Slice(k.Operations, func(i, j int) bool {
-			a, b := k.Operations[i], k.Operations[j]
-			if !a.LastSeen.Equal(b.LastSeen) {
-				return a.LastSeen.After(b.LastSeen)
-			}
-			return a.Operation < b.Operation
-		})
+		for _, ops := range [][]OpUsage{k.Operations, k.GraphQLFields} {
+			sort.Slice(ops, func(i, j int) bool {
+				a, b := ops[i], ops[j]
+				if !a.LastSeen.Equal(b.LastSeen) {
+					return a.LastSeen.After(b.LastSeen)
+				}
+				return a.Operation < b.Operation
+			})
+		}
 		if k.LastSeen != nil {
 			r.Summary.KeysCallingV1++
 			if k.LastSeen.After(day) {

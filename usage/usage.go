@@ -52,6 +52,14 @@ const GraphQL = "graphql"
 // address: the report names keys, and an address is not one).
 const Anonymous = "anonymous"
 
+// graphQLFieldPrefix starts the operation name of a GraphQL root field the
+// gateway answered from v2 (graphql_mode translate or auto): "graphql:myself".
+const graphQLFieldPrefix = "graphql:"
+
+// GraphQLField is the operation name under which a GraphQL root field the
+// gateway answered is counted, beside the request itself (GraphQL).
+func GraphQLField(name string) string { return graphQLFieldPrefix + name }
+
 // MaxNoteMessage bounds the length of a note's message kept in the store
 // (longer ones are cut): messages may echo field names a client sent.
 const MaxNoteMessage = 500

@@ -75,6 +75,12 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		sim.Start()
 		defer sim.Close()
 		cfg.UpstreamURL = sim.URL
+		// The simulator serves no GraphQL: /graphql is answered from v2
+		// (P11), the public catalog queries with the demo key.
+		cfg.GraphQLMode = "translate"
+		if cfg.GraphQLPublicKey == "" {
+			cfg.GraphQLPublicKey = "demo-key"
+		}
 		log.Info().Str("upstream", sim.URL).Msg("demo mode: in-process v2 simulator")
 	}
 	if cfg.KeyHashSecretGenerated {
@@ -194,7 +200,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 		fmt.Fprintf(stdout, "\nv1gateway demo is ready. A v1 call, translated to v2 and back:\n\n"+
 			"  curl -s -H 'Authorization: Bearer demo-key' http://%s/v1/pods\n\n"+
 			"The same pods as v2 lists them (passed through):\n\n"+
-			"  curl -s -H 'Authorization: Bearer demo-key' http://%s/v2/pods\n\n", addr, addr)
+			"  curl -s -H 'Authorization: Bearer demo-key' http://%s/v2/pods\n\n"+
+			"And as GraphQL clients ask for them (answered from v2):\n\n"+
+			"  curl -s -H 'Authorization: Bearer demo-key' -H 'Content-Type: application/json' \\\n"+
+			"    -d '{\"query\":\"{ myself { pods { id name desiredStatus } } }\"}' http://%s/graphql\n\n", addr, addr, addr)
 	}
 	if ready != nil {
 		ready <- [2]string{addr, dialable(aln.Addr())}

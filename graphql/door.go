@@ -1,0 +1,252 @@
+package graphql
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+//go:embed schema.graphql
+var schemaSDL string
+
+// Request is one GraphQL request as the HTTP layer read it.
+type Request struct {
+	Query         string
+	OperationName string
+	Variables     map[string]any
+	// QueryOnly is set for GET requests: a mutation is refused (a GET must
+	// not change anything, GraphQL over HTTP §6.2.1).
+	QueryOnly bool
+}
+
+// Env is what the door needs of the gateway for one request: the same
+// Caller, options and fact store the v1 routes hand their plans.
+type Env struct {
+	Caller  translate.Caller
+	Options translate.Options
+	Facts   translate.Facts
+	// Anonymous is set when the request carries no API key: only the
+	// public root fields (rootFields) are answered.
+	Anonymous bool
+	// NoPublicKey is set for an anonymous request when the gateway has
+	// no key for public queries (graphql_public_key): they are refused.
+	NoPublicKey bool
+	// KeyID is the gateway's id of the request's API key (User.id: v2
+	// has no account id).
+	KeyID string
+}
+
+// Response is the door's answer to one request: a GraphQL response body,
+// always served with status 200 (clients read errors from the body), and
+// what the gateway did, for the operator (P7a).
+type Response struct {
+	Body []byte
+	// Fields are the root fields executed (myself, podStop): /usage
+	// counts each.
+	Fields []string
+	// Notes are the notes of every plan the door ran, and its own.
+	Notes    []translate.Note
+	Warnings []string
+	// Refused is set when a root field was refused as the gateway cannot
+	// translate it (for the access log).
+	Refused bool
+	// RetryAfter is the Retry-After of a plan that met v2's rate limit.
+	RetryAfter string
+}
+
+// Door answers GraphQL requests from v2, through translate's plans.
+type Door struct {
+	schema *ast.Schema
+	roots  map[string]rootField
+	docs   docCache
+}
+
+// rootField is one root field the door answers: Query or Mutation, its
+// resolver, and whether a request without an API key may ask for it.
+type rootField struct {
+	resolve func(ec *execCtx, f *ast.Field) (any, error)
+	public  bool
+}
+
+// New loads the door's schema and its table of root fields. It fails only
+// when the schema and the table disagree (a bug, caught by the tests).
+func New() (*Door, error) {
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL})
+	if err != nil {
+		return nil, fmt.Errorf("graphql: schema: %w", err)
+	}
+	d := &Door{schema: s, roots: rootFields()}
+	for key := range d.roots {
+		typ, name, _ := strings.Cut(key, ".")
+		def := s.Types[typ]
+		if def == nil || def.Fields.ForName(name) == nil {
+			return nil, fmt.Errorf("graphql: root field %s is not in the schema", key)
+		}
+	}
+	for _, def := range []*ast.Definition{s.Query, s.Mutation} {
+		for _, f := range def.Fields {
+			if strings.HasPrefix(f.Name, "__") {
+				continue
+			}
+			if _, ok := d.roots[def.Name+"."+f.Name]; !ok {
+				return nil, fmt.Errorf("graphql: root field %s.%s has no resolver", def.Name, f.Name)
+			}
+		}
+	}
+	return d, nil
+}
+
+// Schema is the door's schema (tests and documentation read it).
+func (d *Door) Schema() *ast.Schema { return d.schema }
+
+// Execute answers one request.
+func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
+	out := &Response{}
+	doc, errs := d.docs.load(d.schema, req.Query)
+	if errs != nil {
+		out.Body = errorsBody(errs)
+		return out
+	}
+	op, err := pickOperation(doc, req.OperationName)
+	if err != nil {
+		out.Body = errorsBody(gqlerror.List{gqlerror.Errorf("%s", err.Error())})
+		return out
+	}
+	if req.QueryOnly && op.Operation != ast.Query {
+		out.Body = errorsBody(gqlerror.List{gqlerror.Errorf("a %s cannot be sent with GET: use POST", op.Operation)})
+		return out
+	}
+	vars, err := validator.VariableValues(d.schema, op, req.Variables)
+	if err != nil {
+		var ge *gqlerror.Error
+		if errors.As(err, &ge) {
+			out.Body = errorsBody(gqlerror.List{ge})
+		} else {
+			out.Body = errorsBody(gqlerror.List{gqlerror.Errorf("%s", err.Error())})
+		}
+		return out
+	}
+	root := d.schema.Query
+	if op.Operation == ast.Mutation {
+		root = d.schema.Mutation
+	}
+	ec := &execCtx{ctx: ctx, env: env, vars: vars, doc: doc, out: out}
+	ec.buf = append(ec.buf, `{"data":`...)
+	ec.writeObject(&rootObject{door: d, typ: root.Name, op: string(op.Operation)}, op.SelectionSet)
+	ec.finish()
+	if len(out.Warnings) > 0 {
+		ec.buf = append(ec.buf, `,"extensions":{"warnings":`...)
+		w, _ := json.Marshal(out.Warnings)
+		ec.buf = append(ec.buf, w...)
+		ec.buf = append(ec.buf, '}')
+	}
+	ec.buf = append(ec.buf, '}')
+	if len(ec.errs) > 0 {
+		// {"errors": [...], "data": ...}: the errors first, as the vendor did.
+		e, _ := json.Marshal(ec.errs)
+		body := make([]byte, 0, len(ec.buf)+len(e)+12)
+		body = append(body, `{"errors":`...)
+		body = append(body, e...)
+		body = append(body, ',')
+		body = append(body, ec.buf[1:]...)
+		ec.buf = body
+	}
+	out.Body = ec.buf
+	return out
+}
+
+// rootObject is Query or Mutation: each field is a root field of the table.
+type rootObject struct {
+	door *Door
+	typ  string
+	op   string
+}
+
+func (r *rootObject) typeName() string { return r.typ }
+
+func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
+	rf, ok := r.door.roots[r.typ+"."+f.Name]
+	if !ok {
+		return nil, fmt.Errorf("%s is not answered by this gateway", f.Name)
+	}
+	ec.out.Fields = append(ec.out.Fields, f.Name)
+	if ec.env.Anonymous && !rf.public {
+		return nil, errNeedsKey(f.Name)
+	}
+	if ec.env.Anonymous && ec.env.NoPublicKey {
+		return nil, &refusedError{f.Name + " was sent without an API key: the gateway answers keyless catalog queries only with graphql_public_key set (V1GW_GRAPHQL_PUBLIC_KEY); or send your key as Authorization: Bearer <key>"}
+	}
+	return rf.resolve(ec, f)
+}
+
+// pickOperation is the operation to run: the one named, or the only one.
+func pickOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinition, error) {
+	if name != "" {
+		op := doc.Operations.ForName(name)
+		if op == nil {
+			return nil, fmt.Errorf("no operation named %q in the document", name)
+		}
+		return op, nil
+	}
+	if len(doc.Operations) != 1 {
+		return nil, errors.New("the document has several operations: name the one to run in operationName")
+	}
+	return doc.Operations[0], nil
+}
+
+// errorsBody is a response with errors and no data (a request that could
+// not be executed at all: GraphQL over HTTP says data is then absent).
+func errorsBody(errs gqlerror.List) []byte {
+	b, _ := json.Marshal(struct {
+		Errors gqlerror.List `json:"errors"`
+	}{errs})
+	return b
+}
+
+// docCache keeps parsed and validated documents by their text: clients
+// send the same few documents again and again (runpod-python inlines ids,
+// so a bounded number is kept). Documents are read-only once validated.
+type docCache struct {
+	mu   sync.Mutex
+	docs map[string]cachedDoc
+}
+
+type cachedDoc struct {
+	doc  *ast.QueryDocument
+	errs gqlerror.List
+}
+
+// maxCachedDocs bounds the cache; when full it is emptied (cheap, and
+// documents are re-parsed in microseconds).
+const maxCachedDocs = 512
+
+func (c *docCache) load(s *ast.Schema, text string) (*ast.QueryDocument, gqlerror.List) {
+	c.mu.Lock()
+	d, ok := c.docs[text]
+	c.mu.Unlock()
+	if ok {
+		return d.doc, d.errs
+	}
+	doc, errs := gqlparser.LoadQueryWithRules(s, text, nil)
+	if len(errs) == 0 {
+		errs = nil
+	}
+	c.mu.Lock()
+	if c.docs == nil || len(c.docs) >= maxCachedDocs {
+		c.docs = make(map[string]cachedDoc)
+	}
+	c.docs[text] = cachedDoc{doc, errs}
+	c.mu.Unlock()
+	return doc, errs
+}

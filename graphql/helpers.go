@@ -1,0 +1,126 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// Helpers the resource resolvers share: the reads no v1 operation makes
+// (translate/catalog.go: the GPU catalog, the SSH keys), what an
+// operation reads once (memo), and the names a v1 plan's error gives the
+// fields a GraphQL input called otherwise.
+
+// readRequest is the request a read of translate/catalog.go runs with:
+// the request's options and fact store, and no v1 operation.
+func (ec *execCtx) readRequest() *translate.Request {
+	return &translate.Request{Options: ec.env.Options, Facts: ec.env.Facts, Models: true}
+}
+
+// readFailed is the GraphQL error of such a read's failed answer: its
+// message and the HTTP status v1 would have given, as a plan's.
+func (ec *execCtx) readFailed(what string, res *translate.Result) error {
+	ec.absorb(res)
+	var body struct {
+		Message string `json:"message"`
+	}
+	msg := http.StatusText(res.Status)
+	if json.Unmarshal(res.Body, &body) == nil && body.Message != "" {
+		msg = body.Message
+	}
+	return &planError{status: res.Status, message: what + ": " + msg}
+}
+
+// once returns what read gave the first time key was asked in this
+// operation (its error too): an answer that lists many endpoints reads
+// the network volumes once for all of them.
+func (ec *execCtx) once(key string, read func() (any, error)) (any, error) {
+	type memoized struct {
+		v   any
+		err error
+	}
+	if m, ok := ec.memo[key].(memoized); ok {
+		return m.v, m.err
+	}
+	v, err := read()
+	if ec.memo == nil {
+		ec.memo = map[string]any{}
+	}
+	ec.memo[key] = memoized{v, err}
+	return v, err
+}
+
+// fieldNames pairs a GraphQL input field with the v1 field the door
+// sends it as, when the names differ (locations → dataCenterIds).
+type fieldNames []struct{ graphql, v1 string }
+
+// explain adds to a plan's 400 the GraphQL name of each v1 field its
+// message names: the plan speaks v1, the client sent GraphQL.
+func (names fieldNames) explain(root string, err error) error {
+	pe, ok := err.(*planError)
+	if !ok || pe.status != http.StatusBadRequest {
+		return err
+	}
+	var said []string
+	for _, n := range names {
+		if strings.Contains(pe.message, n.v1+":") || strings.Contains(pe.message, n.v1+" ") {
+			said = append(said, root+"'s "+n.graphql+" is v1's "+n.v1)
+		}
+	}
+	if len(said) > 0 {
+		pe.message += " (" + strings.Join(said, "; ") + ")"
+	}
+	return pe
+}
+
+// inputError is an input the door cannot send on: a value GraphQL's
+// schema admits but the field's meaning does not (an unknown GPU pool, an
+// instance id without its vCPU count). It names the field.
+type inputError struct{ msg string }
+
+func (e *inputError) Error() string { return e.msg }
+
+// Extensions are the error's GraphQL extensions.
+func (e *inputError) Extensions() map[string]any {
+	return map[string]any{"code": "BAD_USER_INPUT"}
+}
+
+func badInput(format string, a ...any) error { return &inputError{fmt.Sprintf(format, a...)} }
+
+// envObjects is a v2 env object as GraphQL's [{key, value}], in the
+// object's order.
+func envObjects(raw json.RawMessage) []object {
+	pairs := envPairs(raw)
+	out := make([]object, len(pairs))
+	for i, kv := range pairs {
+		out[i] = &envVar{key: kv[0], value: kv[1]}
+	}
+	return out
+}
+
+// envVar is an EnvironmentVariable.
+type envVar struct{ key, value string }
+
+func (e *envVar) typeName() string { return "EnvironmentVariable" }
+func (e *envVar) field(ec *execCtx, f *ast.Field) (any, error) {
+	switch f.Name {
+	case "key":
+		return e.key, nil
+	case "value":
+		return e.value, nil
+	}
+	return nil, fmt.Errorf("EnvironmentVariable.%s is not answered by this gateway", f.Name)
+}
+
+// nonEmpty is s, or null for "".
+func nonEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}

@@ -1,0 +1,119 @@
+package graphql
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+)
+
+// input reads a GraphQL input object (an argument, with variables
+// applied): gqlparser gives literals as int64 and float64, JSON variables
+// as float64 or json.Number. A key present with null reads as absent.
+type input map[string]any
+
+// inputArg is the input object argument name of f's arguments (nil when
+// absent or null).
+func inputArg(args map[string]any, name string) input {
+	m, _ := args[name].(map[string]any)
+	return input(m)
+}
+
+func (in input) has(k string) bool { return in[k] != nil }
+
+func (in input) str(k string) (string, bool) {
+	s, ok := in[k].(string)
+	return s, ok
+}
+
+func (in input) int(k string) (int, bool) {
+	switch v := in[k].(type) {
+	case int64:
+		return int(v), true
+	case int:
+		return v, true
+	case float64:
+		if v == math.Trunc(v) {
+			return int(v), true
+		}
+	case json.Number:
+		if n, err := v.Int64(); err == nil {
+			return int(n), true
+		}
+	}
+	return 0, false
+}
+
+func (in input) float(k string) (float64, bool) {
+	switch v := in[k].(type) {
+	case int64:
+		return float64(v), true
+	case int:
+		return float64(v), true
+	case float64:
+		return v, true
+	case json.Number:
+		if f, err := v.Float64(); err == nil {
+			return f, true
+		}
+	}
+	return 0, false
+}
+
+func (in input) boolean(k string) (bool, bool) {
+	b, ok := in[k].(bool)
+	return b, ok
+}
+
+func (in input) strs(k string) ([]string, bool) {
+	l, ok := in[k].([]any)
+	if !ok {
+		return nil, false
+	}
+	out := make([]string, 0, len(l))
+	for _, e := range l {
+		if s, ok := e.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out, true
+}
+
+func (in input) list(k string) []input {
+	l, _ := in[k].([]any)
+	out := make([]input, 0, len(l))
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok {
+			out = append(out, input(m))
+		}
+	}
+	return out
+}
+
+// envMap turns a GraphQL env list ([{key, value}]) into a v1 env object.
+// Entries without a key are skipped; a later key wins.
+func envMap(l []input) map[string]string {
+	env := make(map[string]string, len(l))
+	for _, e := range l {
+		k, _ := e.str("key")
+		if k == "" {
+			continue
+		}
+		v, _ := e.str("value")
+		env[k] = v
+	}
+	return env
+}
+
+// portList turns GraphQL's "8888/http,22/tcp" into v1's ["8888/http", "22/tcp"].
+func portList(s string) []string {
+	var out []string
+	for p := range strings.SplitSeq(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// splitComma is a comma-separated list, trimmed, without empty entries.
+func splitComma(s string) []string { return portList(s) }

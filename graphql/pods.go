@@ -1,0 +1,484 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/v1gateway/v1gateway/podjson"
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// Pods: Query.pod, User.pods, and the pod mutations, each on the v1 pod
+// operation's plan (GetPod, ListPods, CreatePod, StartPod, StopPod,
+// DeletePod); the GraphQL Pod is read from the plan's PodModel.
+
+// ---------------------------------------------------------------------------
+// Reads
+
+// podQuery is the v1 query of a pod read: includeMachine when the
+// selection reads the pod's machine (its GPU's display name).
+func (ec *execCtx) podQuery(f *ast.Field) url.Values {
+	if ec.selects(f, "machine") {
+		return url.Values{"includeMachine": {"true"}}
+	}
+	return nil
+}
+
+// queryPod is Query.pod(input: {podId}): null when v2 has no such pod.
+func queryPod(ec *execCtx, f *ast.Field) (any, error) {
+	in := inputArg(ec.args(f), "input")
+	id, _ := in.str("podId")
+	if !translate.ValidID(id) {
+		return nil, nil
+	}
+	res, err := ec.run("GetPod", map[string]string{"podId": id}, ec.podQuery(f), nil)
+	if pe, ok := err.(*planError); ok && pe.status == 404 {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return podObjectOf(res.Model), nil
+}
+
+// userPods is User.pods: ListPods.
+func userPods(ec *execCtx, f *ast.Field) (any, error) {
+	res, err := ec.run("ListPods", nil, ec.podQuery(f), nil)
+	if err != nil {
+		return nil, err
+	}
+	models, _ := res.Model.([]translate.PodModel)
+	out := make([]object, len(models))
+	for i := range models {
+		out[i] = &podObject{m: &models[i]}
+	}
+	return out, nil
+}
+
+// podObjectOf is the Pod of a plan's model (nil when it gave none).
+func podObjectOf(model any) object {
+	m, ok := model.(*translate.PodModel)
+	if !ok || m == nil {
+		return nil
+	}
+	return &podObject{m: m}
+}
+
+// ---------------------------------------------------------------------------
+// The Pod object: one table, GraphQL field ← the pod's v2 and v1 forms.
+
+type podObject struct{ m *translate.PodModel }
+
+func (p *podObject) typeName() string { return "Pod" }
+func (p *podObject) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(podFields, "Pod", p, ec, f)
+}
+
+var podFields = fieldTable[*podObject]{
+	"id":                func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.ID, nil },
+	"name":              func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.Name, nil },
+	"imageName":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.Image, nil },
+	"desiredStatus":     func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.DesiredStatus, nil },
+	"containerDiskInGb": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.ContainerDiskInGb, nil },
+	"costPerHr":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.CostPerHr, nil },
+	"volumeInGb":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.VolumeInGb, nil },
+	"volumeMountPath":   func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V1.VolumeMountPath, nil },
+	"dockerArgs":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return p.m.V2.Args, nil },
+	"env":               func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return envStrings(p.m.V2.Env), nil },
+	"ports":             func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return portString(p.m.V2.Ports), nil },
+	"gpuCount": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
+		if p.m.V2.GPU == nil {
+			return 0, nil
+		}
+		return p.m.V2.GPU.Count, nil
+	},
+	"vcpuCount": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) {
+		if p.m.V2.CPU == nil {
+			return ec.unanswered("Pod", "vcpuCount")
+		}
+		return p.m.V2.CPU.VcpuCount, nil
+	},
+	"memoryInGb": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) {
+		if p.m.V2.CPU == nil {
+			return ec.unanswered("Pod", "memoryInGb")
+		}
+		return p.m.V2.CPU.Memory, nil
+	},
+	"uptimeSeconds": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.uptime(p.m.V2), nil },
+	"machine":       func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &podMachine{p.m}, nil },
+	"runtime": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
+		if p.m.V2.Runtime == nil {
+			return nil, nil
+		}
+		return &podRuntime{p.m}, nil
+	},
+	"machineId":        unansweredField[*podObject]("Pod", "machineId"),
+	"dockerId":         unansweredField[*podObject]("Pod", "dockerId"),
+	"lastStatusChange": unansweredField[*podObject]("Pod", "lastStatusChange"),
+	"podType":          unansweredField[*podObject]("Pod", "podType"),
+	"port":             unansweredField[*podObject]("Pod", "port"),
+}
+
+// unansweredField is the resolver of a field v2 has no source for.
+func unansweredField[T any](typ, name string) func(T, *execCtx, *ast.Field) (any, error) {
+	return func(_ T, ec *execCtx, _ *ast.Field) (any, error) { return ec.unanswered(typ, name) }
+}
+
+// uptime is the seconds since a running pod last started (v2 startedAt),
+// 0 for a pod that is not running.
+func (ec *execCtx) uptime(p *podjson.V2Pod) int {
+	if p.Status != "RUNNING" || p.StartedAt == "" {
+		return 0
+	}
+	t, err := time.Parse(time.RFC3339Nano, p.StartedAt)
+	if err != nil {
+		return 0
+	}
+	now := time.Now
+	if ec.env.Options.Now != nil {
+		now = ec.env.Options.Now
+	}
+	if d := now().Sub(t); d > 0 {
+		return int(d / time.Second)
+	}
+	return 0
+}
+
+type podMachine struct{ m *translate.PodModel }
+
+func (p *podMachine) typeName() string { return "PodMachineInfo" }
+func (p *podMachine) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(podMachineFields, "PodMachineInfo", p, ec, f)
+}
+
+var podMachineFields = fieldTable[*podMachine]{
+	"gpuDisplayName": func(p *podMachine, _ *execCtx, _ *ast.Field) (any, error) {
+		if p.m.V1.Machine == nil || p.m.V1.Machine.GpuDisplayName == "" {
+			return nil, nil
+		}
+		return p.m.V1.Machine.GpuDisplayName, nil
+	},
+	"location": func(p *podMachine, _ *execCtx, _ *ast.Field) (any, error) {
+		if p.m.V2.DataCenterID == "" {
+			return nil, nil
+		}
+		return p.m.V2.DataCenterID, nil
+	},
+	"podHostId": unansweredField[*podMachine]("PodMachineInfo", "podHostId"),
+}
+
+type podRuntime struct{ m *translate.PodModel }
+
+func (p *podRuntime) typeName() string { return "PodRuntime" }
+func (p *podRuntime) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(podRuntimeFields, "PodRuntime", p, ec, f)
+}
+
+var podRuntimeFields = fieldTable[*podRuntime]{
+	"uptimeInSeconds": func(p *podRuntime, ec *execCtx, _ *ast.Field) (any, error) { return ec.uptime(p.m.V2), nil },
+	"ports": func(p *podRuntime, _ *execCtx, _ *ast.Field) (any, error) {
+		ports := p.m.V2.Runtime.Ports
+		out := make([]object, 0, len(ports))
+		types := portTypes(p.m.V2.Ports)
+		for i := range ports {
+			rp := &ports[i]
+			if rp.Public <= 0 {
+				continue // not exposed (a null public port)
+			}
+			out = append(out, &runtimePort{p: rp, public: rp.IP != "" && rp.IP == string(p.m.V1.PublicIP), typ: types[rp.Private]})
+		}
+		return out, nil
+	},
+	"gpus":      unansweredField[*podRuntime]("PodRuntime", "gpus"),
+	"container": unansweredField[*podRuntime]("PodRuntime", "container"),
+}
+
+type runtimePort struct {
+	p      *podjson.V2RuntimePort
+	public bool
+	typ    string
+}
+
+func (r *runtimePort) typeName() string { return "PodRuntimePorts" }
+func (r *runtimePort) field(ec *execCtx, f *ast.Field) (any, error) {
+	return resolveIn(runtimePortFields, "PodRuntimePorts", r, ec, f)
+}
+
+var runtimePortFields = fieldTable[*runtimePort]{
+	"ip":          func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.p.IP, nil },
+	"isIpPublic":  func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.public, nil },
+	"privatePort": func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.p.Private, nil },
+	"publicPort":  func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.p.Public, nil },
+	"type": func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) {
+		if r.typ == "" {
+			return "tcp", nil
+		}
+		return r.typ, nil
+	},
+}
+
+// portTypes maps each exposed private port to its protocol (8888/http →
+// 8888: "http") from the pod's v2 ports.
+func portTypes(raw json.RawMessage) map[int]string {
+	var ports []string
+	_ = json.Unmarshal(raw, &ports)
+	out := make(map[int]string, len(ports))
+	for _, s := range ports {
+		n, proto, _ := strings.Cut(s, "/")
+		if p, err := strconv.Atoi(n); err == nil {
+			out[p] = proto
+		}
+	}
+	return out
+}
+
+// portString is v2's ports list as GraphQL's "8888/http,22/tcp".
+func portString(raw json.RawMessage) string {
+	var ports []string
+	_ = json.Unmarshal(raw, &ports)
+	return strings.Join(ports, ",")
+}
+
+// envStrings is a v2 env object as GraphQL's ["KEY=value", ...], in the
+// object's order.
+func envStrings(raw json.RawMessage) []string {
+	pairs := envPairs(raw)
+	out := make([]string, len(pairs))
+	for i, kv := range pairs {
+		out[i] = kv[0] + "=" + kv[1]
+	}
+	return out
+}
+
+// envPairs reads a JSON object of strings in order ([key, value] pairs);
+// values that are not strings are written as their JSON text.
+func envPairs(raw json.RawMessage) [][2]string {
+	if len(raw) == 0 {
+		return [][2]string{}
+	}
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return [][2]string{}
+	}
+	out := [][2]string{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			break
+		}
+		k, _ := t.(string)
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			break
+		}
+		var s string
+		if json.Unmarshal(v, &s) != nil {
+			s = string(v)
+		}
+		out = append(out, [2]string{k, s})
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// Mutations
+
+// podCreateRoot is podFindAndDeployOnDemand (GPU) or deployCpuPod (CPU):
+// the v1 CreatePod of the input, then the created pod.
+func podCreateRoot(cpu bool) func(ec *execCtx, f *ast.Field) (any, error) {
+	return func(ec *execCtx, f *ast.Field) (any, error) {
+		in := inputArg(ec.args(f), "input")
+		body, err := ec.podCreateBody(f.Name, in, cpu)
+		if err != nil {
+			return nil, err
+		}
+		res, err := ec.run("CreatePod", nil, nil, body)
+		if err != nil {
+			return nil, err
+		}
+		return podObjectOf(res.Model), nil
+	}
+}
+
+// v1's minimum vCPUs and RAM per GPU (PodCreateInput defaults): a GraphQL
+// minimum no higher than these for the pod's GPUs asks nothing v1 did not
+// already accept by default, and is sent as nothing.
+const (
+	v1MinVCPUPerGPU = 2
+	v1MinRAMPerGPU  = 8
+)
+
+// podCreateBody is the v1 CreatePod body of a GraphQL pod deploy: one
+// table, GraphQL input field → v1 field. Inputs v2 cannot honour are
+// refused here, named as the client sent them; the rest go to the same
+// plan as v1's, which refuses or drops what P1 says.
+func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]any, error) {
+	b := map[string]any{}
+	copyStr := func(from, to string) {
+		if s, ok := in.str(from); ok && s != "" {
+			b[to] = s
+		}
+	}
+	copyInt := func(from, to string) {
+		if n, ok := in.int(from); ok {
+			b[to] = n
+		}
+	}
+	copyStr("name", "name")
+	copyStr("imageName", "imageName")
+	copyStr("templateId", "templateId")
+	copyStr("dockerArgs", "dockerArgs")
+	copyStr("volumeMountPath", "volumeMountPath")
+	copyStr("networkVolumeId", "networkVolumeId")
+	copyStr("containerRegistryAuthId", "containerRegistryAuthId")
+	copyStr("minCudaVersion", "minCudaVersion")
+	copyInt("containerDiskInGb", "containerDiskInGb")
+	copyInt("minDownload", "minDownloadMbps")
+	copyInt("minUpload", "minUploadMbps")
+	if s, ok := in.str("ports"); ok && s != "" {
+		b["ports"] = portList(s)
+	}
+	if in.has("env") {
+		b["env"] = envMap(in.list("env"))
+	}
+	if s, ok := in.str("dataCenterId"); ok && s != "" {
+		b["dataCenterIds"] = []string{s}
+	}
+	if s, ok := in.str("countryCode"); ok && s != "" {
+		b["countryCodes"] = []string{s}
+	}
+	switch c, _ := in.str("cloudType"); c {
+	case "SECURE", "COMMUNITY":
+		b["cloudType"] = c
+	case "ALL":
+		ec.warn(translate.CodeGraphQLCloudNarrowed, root+": cloudType ALL: a v2 pod is placed in one cloud, SECURE was asked (send COMMUNITY for the community cloud)")
+	}
+	if on, ok := in.boolean("startSsh"); ok && !on {
+		ec.warn(translate.CodeUnknownFields, root+": startSsh false was not applied: the gateway's pods get SSH access, as v1's did")
+	}
+	if on, ok := in.boolean("startJupyter"); ok && on {
+		ec.warn(translate.CodeUnknownFields, root+": startJupyter true was not applied: v1's pods had no such setting (start JupyterLab from the image or template)")
+	}
+	if cost, ok := in.float("deployCost"); ok && cost > 0 {
+		return nil, ec.refuse("%s: deployCost %v: v2 has no price cap on a pod; send it without deployCost", root, cost)
+	}
+	for _, k := range []string{"stopAfter", "terminateAfter"} {
+		if s, ok := in.str(k); ok && s != "" {
+			return nil, ec.refuse("%s: %s: v2 cannot stop or terminate a pod at a set time; send it without %s", root, k, k)
+		}
+	}
+	if l, ok := in.strs("compliance"); ok && len(l) > 0 {
+		return nil, ec.refuse("%s: compliance: v2 places pods by data center, not by certification; send dataCenterId instead", root)
+	}
+	if cpu {
+		b["computeType"] = "CPU"
+		if b["templateId"] == runpodPythonCPUTemplate && b["imageName"] != nil {
+			delete(b, "templateId")
+			ec.warn(translate.CodeGraphQLDefaultTemplate, root+": templateId runpod-ubuntu (runpod-python's default for CPU pods) was not sent: v2 has no template of that id, and the pod runs the imageName asked for")
+		}
+		if id, ok := in.str("instanceId"); ok && id != "" {
+			flavor, vcpus, err := parseInstanceID(id)
+			if err != nil {
+				return nil, fmt.Errorf("%s: instanceId: %v", root, err)
+			}
+			b["cpuFlavorIds"] = []string{flavor}
+			b["vcpuCount"] = vcpus
+		}
+		return b, nil
+	}
+	copyInt("gpuCount", "gpuCount")
+	copyInt("volumeInGb", "volumeInGb")
+	copyStr("gpuTypeId", "gpuTypeIds")
+	if id, ok := b["gpuTypeIds"].(string); ok {
+		b["gpuTypeIds"] = []string{id}
+	}
+	if l, ok := in.strs("allowedCudaVersions"); ok && len(l) > 0 {
+		b["allowedCudaVersions"] = l
+	}
+	if v, ok := in.boolean("supportPublicIp"); ok {
+		b["supportPublicIp"] = v
+	}
+	gpus := 1
+	if n, ok := in.int("gpuCount"); ok && n > 0 {
+		gpus = n
+	}
+	if n, ok := in.int("minVcpuCount"); ok && n > v1MinVCPUPerGPU*gpus {
+		b["minVCPUPerGPU"] = (n + gpus - 1) / gpus
+	}
+	if n, ok := in.int("minMemoryInGb"); ok && n > v1MinRAMPerGPU*gpus {
+		b["minRAMPerGPU"] = (n + gpus - 1) / gpus
+	}
+	return b, nil
+}
+
+// runpodPythonCPUTemplate is the template runpod-python (1.x) puts in every
+// deployCpuPod it sends without one: the vendor's GraphQL default, which
+// v2 does not have (the vendor's own v2 client stopped sending it).
+const runpodPythonCPUTemplate = "runpod-ubuntu"
+
+// parseInstanceID reads a CPU instance id, flavor-vCPUs-memory (cpu3c-2-4).
+// The memory follows from the flavor and the vCPUs in v2 (and did in v1).
+func parseInstanceID(id string) (flavor string, vcpus int, err error) {
+	parts := strings.Split(id, "-")
+	if len(parts) != 3 {
+		return "", 0, fmt.Errorf("%q is not flavor-vCPUs-memory (e.g. cpu3c-2-4)", id)
+	}
+	n, err := strconv.Atoi(parts[1])
+	if err != nil || n < 1 {
+		return "", 0, fmt.Errorf("%q: the vCPU count %q is not a positive integer", id, parts[1])
+	}
+	return parts[0], n, nil
+}
+
+// podResume is podResume(input: {podId, gpuCount}): v1 StartPod. v2 starts
+// a pod with the GPUs it has; a different gpuCount is refused.
+func podResume(ec *execCtx, f *ast.Field) (any, error) {
+	in := inputArg(ec.args(f), "input")
+	id, _ := in.str("podId")
+	params := map[string]string{"podId": id}
+	if l, ok := in.strs("allowedCudaVersions"); ok && len(l) > 0 {
+		return nil, ec.refuse("podResume: allowedCudaVersions: a pod resumes on its own machine, whose CUDA version v2 cannot change; send it without allowedCudaVersions")
+	}
+	if n, ok := in.int("gpuCount"); ok && n > 0 {
+		res, err := ec.run("GetPod", params, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		if m, _ := res.Model.(*translate.PodModel); m != nil && m.V2.GPU != nil && m.V2.GPU.Count != n {
+			return nil, ec.refuse("podResume: gpuCount %d: pod %s has %d GPU(s), and v2 resumes a pod with the GPUs it has; send gpuCount %d or none", n, id, m.V2.GPU.Count, m.V2.GPU.Count)
+		}
+	}
+	res, err := ec.run("StartPod", params, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	return podObjectOf(res.Model), nil
+}
+
+// podAction is a mutation that runs a v1 pod action (StopPod).
+func podAction(op string) func(ec *execCtx, f *ast.Field) (any, error) {
+	return func(ec *execCtx, f *ast.Field) (any, error) {
+		id, _ := inputArg(ec.args(f), "input").str("podId")
+		res, err := ec.run(op, map[string]string{"podId": id}, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		return podObjectOf(res.Model), nil
+	}
+}
+
+// podTerminate is podTerminate(input: {podId}): v1 DeletePod. The vendor
+// answered null.
+func podTerminate(ec *execCtx, f *ast.Field) (any, error) {
+	id, _ := inputArg(ec.args(f), "input").str("podId")
+	if _, err := ec.run("DeletePod", map[string]string{"podId": id}, nil, nil); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}

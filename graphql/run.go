@@ -1,0 +1,213 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/v1gateway/v1gateway/translate"
+)
+
+// This file is the door into translate's rooms: a root field runs a v1
+// operation's plan, the very one the v1 route runs, through the request's
+// Caller, options and fact store, and reads the plan's typed answer
+// (Result.Model). The plan's warnings and notes join the GraphQL answer;
+// its error becomes a GraphQL error with the plan's message.
+
+// run performs the v1 operation name (translate's operation table) with
+// the given path parameters, query and body (a value encoded as the v1
+// JSON body; nil: none). A plan's error is returned as a *planError.
+func (ec *execCtx) run(name string, params map[string]string, query url.Values, body any) (*translate.Result, error) {
+	op, ok := translate.Lookup(name)
+	if !ok || op.Plan == nil {
+		return nil, fmt.Errorf("the gateway has no plan for %s", name)
+	}
+	b := []byte{}
+	if body != nil {
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			return nil, fmt.Errorf("cannot encode the v1 body of %s: %v", name, err)
+		}
+	}
+	req := &translate.Request{Op: op, Params: params, Query: query, Body: b,
+		Options: ec.env.Options, Facts: ec.env.Facts, Models: true}
+	res := op.Plan(ec.ctx, req, ec.env.Caller)
+	if res == nil {
+		return nil, fmt.Errorf("%s: the gateway produced no answer", name)
+	}
+	ec.absorb(res)
+	if res.Status >= 300 {
+		return nil, planErrorOf(op, res)
+	}
+	return res, nil
+}
+
+// absorb takes a plan's warnings, drops, emulation and notes into the
+// GraphQL answer: warnings reach the client in extensions.warnings and
+// X-Compat-Warning, notes the operator's /usage (P7a).
+func (ec *execCtx) absorb(res *translate.Result) {
+	ec.out.Warnings = append(ec.out.Warnings, res.Warnings...)
+	if len(res.Dropped) > 0 {
+		ec.out.Warnings = append(ec.out.Warnings, "dropped (compat mode lenient): "+strings.Join(res.Dropped, ", "))
+	}
+	if res.Emulated != "" {
+		ec.out.Warnings = append(ec.out.Warnings, res.Emulated+" was emulated")
+	}
+	ec.out.Notes = append(ec.out.Notes, res.Notes...)
+	if res.RetryAfter != "" && ec.out.RetryAfter == "" {
+		ec.out.RetryAfter = res.RetryAfter
+	}
+}
+
+// note records a note of the door's own (a refusal, a warning).
+func (ec *execCtx) note(code, msg string) {
+	ec.out.Notes = append(ec.out.Notes, translate.Note{Code: code, Message: msg})
+}
+
+// warn adds a warning to the answer (extensions.warnings, X-Compat-Warning)
+// and its note.
+func (ec *execCtx) warn(code, msg string) {
+	ec.out.Warnings = append(ec.out.Warnings, msg)
+	ec.note(code, msg)
+}
+
+// planError is a plan's error answer, as a GraphQL error: the v1 message,
+// and in extensions the HTTP status v1 would have answered and the v1
+// operation that ran.
+type planError struct {
+	status  int
+	message string
+	op      string
+}
+
+func (e *planError) Error() string { return e.message }
+
+// Extensions are the error's GraphQL extensions.
+func (e *planError) Extensions() map[string]any {
+	ext := map[string]any{"code": errorCode(e.status), "status": e.status}
+	if e.op != "" {
+		ext["v1Operation"] = e.op // "": a read no v1 operation makes (helpers.go)
+	}
+	return ext
+}
+
+func planErrorOf(op *translate.Operation, res *translate.Result) *planError {
+	var body struct {
+		Message string `json:"message"`
+	}
+	msg := http.StatusText(res.Status)
+	if json.Unmarshal(res.Body, &body) == nil && body.Message != "" {
+		msg = body.Message
+	}
+	translate.ReleaseBody(res.Body)
+	return &planError{status: res.Status, message: msg, op: op.Name}
+}
+
+// errorCode names an HTTP status the way GraphQL servers' extensions.code
+// usually do.
+func errorCode(status int) string {
+	switch {
+	case status == http.StatusBadRequest:
+		return "BAD_USER_INPUT"
+	case status == http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case status == http.StatusForbidden:
+		return "FORBIDDEN"
+	case status == http.StatusNotFound:
+		return "NOT_FOUND"
+	case status == http.StatusTooManyRequests:
+		return "RATE_LIMITED"
+	case status >= 500:
+		return "UPSTREAM_ERROR"
+	}
+	return "ERROR"
+}
+
+// refusedError is a root field or an input the gateway refuses: v2 cannot
+// do what it asks (P1, P11). Counted in /usage as graphql_refused.
+type refusedError struct{ msg string }
+
+func (e *refusedError) Error() string { return e.msg }
+
+// Extensions are the error's GraphQL extensions.
+func (e *refusedError) Extensions() map[string]any {
+	return map[string]any{"code": "NOT_SUPPORTED_BY_V2"}
+}
+
+// refuse records and returns a refusal.
+func (ec *execCtx) refuse(format string, a ...any) error {
+	msg := fmt.Sprintf(format, a...)
+	ec.note(CodeRefused, msg)
+	ec.out.Refused = true
+	return &refusedError{msg}
+}
+
+// errNeedsKey is the answer to a root field that needs an API key, asked
+// without one.
+func errNeedsKey(field string) error {
+	return &refusedError{field + " needs an API key: send it as Authorization: Bearer <key>"}
+}
+
+// unanswered records that a selected field has no v2 source and was
+// answered null; the answer names all of them once (finish).
+func (ec *execCtx) unanswered(typ, field string) (any, error) {
+	name := typ + "." + field
+	if !slices.Contains(ec.nulls, name) {
+		ec.nulls = append(ec.nulls, name)
+	}
+	return nil, nil
+}
+
+// finish adds the door's summary warnings once the operation ran.
+func (ec *execCtx) finish() {
+	if len(ec.nulls) > 0 {
+		sort.Strings(ec.nulls)
+		ec.warn(CodeFieldsUnanswered, "fields v2 has no source for were answered null: "+strings.Join(ec.nulls, ", "))
+	}
+}
+
+// Note codes of the door's own notes (translate.NoteCodes lists them with
+// the others).
+const (
+	CodeRefused          = translate.CodeGraphQLRefused
+	CodeFieldsUnanswered = translate.CodeGraphQLFieldsUnanswered
+)
+
+// selects reports whether f's selection set selects a field named name,
+// directly or through fragments, at any depth below f.
+func (ec *execCtx) selects(f *ast.Field, name string) bool {
+	return ec.selectsIn(f.SelectionSet, name, 0)
+}
+
+func (ec *execCtx) selectsIn(set ast.SelectionSet, name string, depth int) bool {
+	if depth > 16 {
+		return false
+	}
+	for _, sel := range set {
+		switch s := sel.(type) {
+		case *ast.Field:
+			if s.Name == name || ec.selectsIn(s.SelectionSet, name, depth+1) {
+				return true
+			}
+		case *ast.InlineFragment:
+			if ec.selectsIn(s.SelectionSet, name, depth+1) {
+				return true
+			}
+		case *ast.FragmentSpread:
+			def := s.Definition
+			if def == nil {
+				def = ec.doc.Fragments.ForName(s.Name)
+			}
+			if def != nil && ec.selectsIn(def.SelectionSet, name, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
