@@ -27,9 +27,11 @@ type fileConfig struct {
 	UpstreamURL           *string           `yaml:"upstream_url"`
 	RedisURL              *string           `yaml:"redis_url"`
 	RateLimitPerMinute    *string           `yaml:"rate_limit_per_minute"`
+	AnonymousRateLimit    *string           `yaml:"anonymous_rate_limit_per_minute"`
 	CompatMode            *string           `yaml:"compat_mode"`
 	ResetMode             *string           `yaml:"reset_mode"`
 	DefaultGPUTypes       *string           `yaml:"default_gpu_types"`
+	FieldPolicy           *fieldPolicyNode  `yaml:"field_policy"`
 	GraphQLMode           *string           `yaml:"graphql_mode"`
 	GraphQLAutoHold       *string           `yaml:"graphql_auto_hold"`
 	GraphQLPublicKey      *string           `yaml:"graphql_public_key"`
@@ -66,10 +68,10 @@ type fileConfig struct {
 func (f *fileConfig) scalars() map[string]*string {
 	return map[string]*string{
 		"listen": f.Listen, "admin_listen": f.AdminListen, "upstream_url": f.UpstreamURL,
-		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute,
+		"redis_url": f.RedisURL, "rate_limit_per_minute": f.RateLimitPerMinute, "anonymous_rate_limit_per_minute": f.AnonymousRateLimit,
 		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
-		"default_gpu_types": f.DefaultGPUTypes,
-		"graphql_mode":      f.GraphQLMode, "graphql_auto_hold": f.GraphQLAutoHold, "graphql_public_key": f.GraphQLPublicKey,
+		"default_gpu_types": f.DefaultGPUTypes, "field_policy": f.FieldPolicy.text(),
+		"graphql_mode": f.GraphQLMode, "graphql_auto_hold": f.GraphQLAutoHold, "graphql_public_key": f.GraphQLPublicKey,
 		"limiter_fail": f.LimiterFail, "limiter_timeout": f.LimiterTimeout, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
 		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,
@@ -153,6 +155,9 @@ func checkNode(key string, v *yaml.Node) error {
 		}
 		return "a single value"
 	}
+	if key == "field_policy" {
+		return checkFieldPolicyNode(v, kind)
+	}
 	if key != "key_limits" && key != "key_names" && key != "migrated_keys" {
 		if v.Kind != yaml.ScalarNode {
 			return fmt.Errorf("line %d: %s: must be a single value, not %s", v.Line, key, kind(v))
@@ -182,6 +187,52 @@ func checkNode(key string, v *yaml.Node) error {
 		}
 		if val.Kind != yaml.ScalarNode {
 			return fmt.Errorf("line %d: %s: key id %q: must be a single value, not %s", val.Line, key, id.Value, kind(val))
+		}
+	}
+	return nil
+}
+
+// fieldPolicyNode is field_policy in the file: a mapping {FIELD: POLICY}
+// or the text of the flag, read as that text ("FIELD=POLICY,…") so that
+// every source is parsed by the same rules.
+type fieldPolicyNode struct{ s string }
+
+func (f *fieldPolicyNode) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		f.s = n.Value
+		return nil
+	}
+	var parts []string
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		parts = append(parts, n.Content[i].Value+"="+n.Content[i+1].Value)
+	}
+	f.s = strings.Join(parts, ",")
+	return nil
+}
+
+// text is the setting's text, nil when the file has none.
+func (f *fieldPolicyNode) text() *string {
+	if f == nil {
+		return nil
+	}
+	return &f.s
+}
+
+// checkFieldPolicyNode checks field_policy's shape in the file.
+func checkFieldPolicyNode(v *yaml.Node, kind func(*yaml.Node) string) error {
+	switch {
+	case v.Kind == yaml.ScalarNode:
+		return nil
+	case v.Kind != yaml.MappingNode:
+		return fmt.Errorf("line %d: field_policy: must be a mapping {<field>: refuse | drop}, not %s", v.Line, kind(v))
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		if k.Kind != yaml.ScalarNode || strings.ContainsAny(k.Value, ",=") {
+			return fmt.Errorf("line %d: field_policy: %q is not a v1 field name", k.Line, k.Value)
+		}
+		if val.Kind != yaml.ScalarNode {
+			return fmt.Errorf("line %d: field_policy: %s: must be refuse or drop, not %s", val.Line, k.Value, kind(val))
 		}
 	}
 	return nil

@@ -59,6 +59,32 @@ func parseSunset(v string) (time.Time, error) {
 
 func enumValue(v string) string { return strings.ToLower(strings.TrimSpace(v)) }
 
+// parseFieldPolicy reads field_policy's text, "FIELD=POLICY,…": items
+// trimmed, empty ones left out, policies lower-cased; nil when empty. The
+// fields and policies are checked by Validate.
+func parseFieldPolicy(v string) (map[string]string, error) {
+	var m map[string]string
+	for _, item := range strings.Split(v, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		field, policy, ok := strings.Cut(item, "=")
+		field, policy = strings.TrimSpace(field), enumValue(policy)
+		if !ok || field == "" {
+			return nil, fmt.Errorf("%q must be FIELD=POLICY (e.g. minRAMPerGPU=drop)", item)
+		}
+		if _, dup := m[field]; dup {
+			return nil, fmt.Errorf("%s is given twice", field)
+		}
+		if m == nil {
+			m = map[string]string{}
+		}
+		m[field] = policy
+	}
+	return m, nil
+}
+
 // splitList reads a comma-separated list: items trimmed, empty items and
 // repeats left out; nil when nothing is left.
 func splitList(v string) []string {

@@ -23,6 +23,12 @@ type Config struct {
 	// RateLimitPerMinute is the default per-key limit; 0 disables rate
 	// limiting (-rate-limit, V1GW_RATE_LIMIT_PER_MINUTE, rate_limit_per_minute).
 	RateLimitPerMinute int
+	// AnonymousRateLimitPerMinute is the limit per client address of
+	// /graphql requests sent without any key, which are passed through
+	// without Authorization; 0 refuses them (401)
+	// (-anonymous-rate-limit, V1GW_ANONYMOUS_RATE_LIMIT_PER_MINUTE,
+	// anonymous_rate_limit_per_minute).
+	AnonymousRateLimitPerMinute int
 	// CompatMode is "strict" or "lenient" (P1, docs/design.md)
 	// (-compat-mode, V1GW_COMPAT_MODE, compat_mode).
 	CompatMode string
@@ -30,10 +36,16 @@ type Config struct {
 	// (-reset-mode, V1GW_RESET_MODE, reset_mode).
 	ResetMode string
 	// DefaultGPUTypes are the v1 GPU type ids the gateway may choose for a
-	// GPU pod created without gpuTypeIds, most preferred first; nil: any v1
+	// GPU pod or endpoint created without gpuTypeIds, most preferred first; nil: any v1
 	// GPU type, cheapest first among the most available (P3, docs/design.md)
 	// (-default-gpu-types, V1GW_DEFAULT_GPU_TYPES, default_gpu_types; comma-separated).
 	DefaultGPUTypes []string
+	// FieldPolicy overrides CompatMode for single v1 fields the gateway
+	// refuses (translate.PolicyFields): field → "refuse" or "drop"; nil:
+	// CompatMode decides for every field (P1, docs/design.md)
+	// (-field-policy, V1GW_FIELD_POLICY, field_policy; FIELD=POLICY,…, or a
+	// YAML mapping).
+	FieldPolicy map[string]string
 	// GraphQLMode is how /graphql is answered (P11): "passthrough"
 	// forwards to the vendor's GraphQL, "translate" answers from v2,
 	// "auto" forwards until the vendor answers 410 Gone, then translates
@@ -164,6 +176,7 @@ const (
 	DefaultAdminListen           = "127.0.0.1:9090"
 	DefaultUpstreamURL           = "https://api.runpod.io"
 	DefaultRateLimitPerMinute    = 60
+	DefaultAnonymousRateLimit    = 60
 	DefaultRequestTimeout        = 30 * time.Second
 	DefaultDrainTimeout          = 35 * time.Second
 	DefaultLimiterTimeout        = 50 * time.Millisecond
@@ -215,20 +228,22 @@ func Default() *Config {
 		UpstreamURL:        DefaultUpstreamURL,
 		RateLimitPerMinute: DefaultRateLimitPerMinute,
 		CompatMode:         "strict",
-		ResetMode:          "reject",
-		GraphQLMode:        DefaultGraphQLMode,
-		GraphQLAutoHold:    DefaultGraphQLAutoHold,
-		LimiterFail:        "open",
-		LimiterTimeout:     DefaultLimiterTimeout,
-		RequestTimeout:     DefaultRequestTimeout,
-		DrainTimeout:       DefaultDrainTimeout,
-		LogFormat:          "json",
-		LogLevel:           "info",
-		UpstreamRetries:    DefaultUpstreamRetries,
-		BreakerFailures:    DefaultBreakerFailures,
-		UpstreamMaxBody:    DefaultUpstreamMaxBody,
-		BreakerOpenFor:     DefaultBreakerOpenFor,
-		UsageFlushInterval: DefaultUsageFlushInterval,
+
+		AnonymousRateLimitPerMinute: DefaultAnonymousRateLimit,
+		ResetMode:                   "reject",
+		GraphQLMode:                 DefaultGraphQLMode,
+		GraphQLAutoHold:             DefaultGraphQLAutoHold,
+		LimiterFail:                 "open",
+		LimiterTimeout:              DefaultLimiterTimeout,
+		RequestTimeout:              DefaultRequestTimeout,
+		DrainTimeout:                DefaultDrainTimeout,
+		LogFormat:                   "json",
+		LogLevel:                    "info",
+		UpstreamRetries:             DefaultUpstreamRetries,
+		BreakerFailures:             DefaultBreakerFailures,
+		UpstreamMaxBody:             DefaultUpstreamMaxBody,
+		BreakerOpenFor:              DefaultBreakerOpenFor,
+		UsageFlushInterval:          DefaultUsageFlushInterval,
 
 		UpstreamHeaderTimeout: DefaultUpstreamHeaderTimeout,
 		UpstreamMaxConns:      DefaultUpstreamMaxConns,
@@ -275,6 +290,13 @@ var settings = []setting{
 			c.RateLimitPerMinute = n
 			return err
 		}},
+	{key: "anonymous_rate_limit_per_minute", flag: "anonymous-rate-limit", env: "V1GW_ANONYMOUS_RATE_LIMIT_PER_MINUTE", arg: "N", def: strconv.Itoa(DefaultAnonymousRateLimit),
+		help: "requests per minute per client address (the TCP peer: behind a reverse proxy every client is that proxy's address) of /graphql calls sent without any key, which are passed through without Authorization (the vendor answers its public queries); never mixed with the per-key limits; 0 refuses keyless calls (401). /v1 and /v2 always need a key",
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			c.AnonymousRateLimitPerMinute = n
+			return err
+		}},
 	{key: "compat_mode", flag: "compat-mode", env: "V1GW_COMPAT_MODE", arg: "MODE", def: "strict",
 		help: "v1 fields without a v2 home: strict rejects them with 400, lenient drops them (X-Compat-Dropped)",
 		set:  func(c *Config, v string) error { c.CompatMode = enumValue(v); return nil }},
@@ -282,8 +304,15 @@ var settings = []setting{
 		help: "POST /pods/{id}/reset: reject answers 400, restart emulates it (X-Compat-Emulated: reset)",
 		set:  func(c *Config, v string) error { c.ResetMode = enumValue(v); return nil }},
 	{key: "default_gpu_types", flag: "default-gpu-types", env: "V1GW_DEFAULT_GPU_TYPES", arg: "IDS", def: "",
-		help: "comma-separated v1 GPU type ids the gateway may choose, in order of preference, for a GPU pod created without gpuTypeIds (empty: any v1 GPU type, the most available, then the cheapest); GPU types differ in price by more than ten times",
+		help: "comma-separated v1 GPU type ids the gateway may choose, in order of preference, for a GPU pod or endpoint created without gpuTypeIds (empty: any v1 GPU type, the most available, then the cheapest); GPU types differ in price by more than ten times",
 		set:  func(c *Config, v string) error { c.DefaultGPUTypes = splitList(v); return nil }},
+	{key: "field_policy", flag: "field-policy", env: "V1GW_FIELD_POLICY", arg: "FIELD=POLICY,...", def: "",
+		help: "per-field override of compat_mode for a v1 field the gateway refuses (v2 cannot express it): FIELD=refuse or FIELD=drop, comma-separated, e.g. minRAMPerGPU=drop,minVCPUPerGPU=drop drops the placement minimums while dockerEntrypoint and interruptible stay refused; in the file also a mapping {FIELD: refuse | drop}; the fields are listed in docs/operating.md",
+		set: func(c *Config, v string) error {
+			m, err := parseFieldPolicy(v)
+			c.FieldPolicy = m
+			return err
+		}},
 	{key: "graphql_mode", flag: "graphql-mode", env: "V1GW_GRAPHQL_MODE", arg: "MODE", def: DefaultGraphQLMode,
 		help: "/graphql: passthrough forwards to the vendor's GraphQL, translate answers from v2 (the same plans as v1), auto forwards until the vendor answers 410 Gone, then translates",
 		set:  func(c *Config, v string) error { c.GraphQLMode = enumValue(v); return nil }},

@@ -50,6 +50,9 @@ func (c *Config) Validate() error {
 	if c.RateLimitPerMinute < 0 {
 		return c.errorf("rate_limit_per_minute", "%q must be >= 0 (0 disables rate limiting)", strconv.Itoa(c.RateLimitPerMinute))
 	}
+	if c.AnonymousRateLimitPerMinute < 0 {
+		return c.errorf("anonymous_rate_limit_per_minute", "%q must be >= 0 (0 refuses keyless /graphql calls)", strconv.Itoa(c.AnonymousRateLimitPerMinute))
+	}
 	for _, e := range []struct {
 		key, val string
 		allowed  []string
@@ -67,6 +70,9 @@ func (c *Config) Validate() error {
 		if !translate.IsV1GPUTypeID(id) {
 			return c.errorf("default_gpu_types", "%q is not a v1 GPU type id (the gpuTypeIds enum of v1, e.g. %q)", id, "NVIDIA GeForce RTX 4090")
 		}
+	}
+	if err := c.checkFieldPolicy(); err != nil {
+		return err
 	}
 	if c.GraphQLAutoHold < time.Second {
 		return c.errorf("graphql_auto_hold", "%q must be at least 1s", c.GraphQLAutoHold.String())
@@ -183,6 +189,27 @@ func (c *Config) Validate() error {
 		return c.errorf("log_level", "%q must be one of %s", c.LogLevel, strings.Join(LogLevels, ", "))
 	}
 	c.UpstreamURL = upstream
+	return nil
+}
+
+// checkFieldPolicy checks field_policy against the fields the gateway
+// refuses (translate.PolicyFields) and the two policies.
+func (c *Config) checkFieldPolicy() error {
+	for _, field := range sortedKeys(c.FieldPolicy) {
+		if !translate.IsPolicyField(field) {
+			hint := ""
+			for _, known := range translate.PolicyFieldNames() {
+				if strings.EqualFold(known, field) {
+					hint = " (did you mean " + known + "?)"
+				}
+			}
+			return c.errorf("field_policy", "%q is not a field the gateway refuses%s; field_policy names one of %s",
+				field, hint, strings.Join(translate.PolicyFieldNames(), ", "))
+		}
+		if p := c.FieldPolicy[field]; !contains(translate.FieldPolicyValues, p) {
+			return c.errorf("field_policy", "%s: %q must be one of %s", field, p, strings.Join(translate.FieldPolicyValues, ", "))
+		}
+	}
 	return nil
 }
 

@@ -214,7 +214,7 @@ func TestRunpodctlTemplatePortLabels(t *testing.T) {
 	// The seeded template has a 20 GB volume: saving it with volumeInGb 0
 	// would remove it, which v2 cannot do.
 	msgs := w.clientErrors("runpodctl/template_port_labels__2_saveTemplate", `"tpl-1"`, `"`+s.podTemplate+`"`)
-	if !strings.Contains(msgs[0], "volumeInGb: 0 would remove the template's volume") {
+	if !strings.Contains(msgs[0], "volumeInGb: 0 would remove template") || !strings.Contains(msgs[0], "20 GB volume") {
 		t.Errorf("%q", msgs)
 	}
 }

@@ -98,6 +98,7 @@ func (a *Admin) usage(w http.ResponseWriter, r *http.Request) {
 	b := a.gw.usage
 	es, partial, reason := b.Snapshot(r.Context(), UsageReadTimeout)
 	rep := usage.BuildReport(es, a.gw.cfg.KeyNames, b.Store().Kind(), a.gw.now())
+	labelAnonymous(rep)
 	rep.HistoryDays = b.HistoryDays()
 	if partial {
 		rep.Partial = true
@@ -174,4 +175,14 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(v)
+}
+
+// labelAnonymous names the keyless /graphql calls (usage.Anonymous) in
+// the report, unless the operator named them.
+func labelAnonymous(rep *usage.Report) {
+	for i := range rep.Keys {
+		if k := &rep.Keys[i]; k.KeyID == usage.Anonymous && k.Name == "" {
+			k.Name = "keyless /graphql calls (limited per client address)"
+		}
+	}
 }

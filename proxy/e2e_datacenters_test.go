@@ -19,7 +19,7 @@ func TestE2EDataCenterIdsUnderEachReading(t *testing.T) {
 		t.Run("pod", func(t *testing.T) {
 			r := e.v1("POST", "/v1/pods", `{"name":"cz","imageName":"i","gpuTypeIds":["NVIDIA GeForce RTX 4090"],"dataCenterIds":["EU-CZ-1"]}`)
 			if rd.strictDataCenters() {
-				e.want(r, 400)
+				e.want(r, 500) // v1's stock-out
 				if m := r.message(t); !strings.Contains(m, "no capacity") || !strings.Contains(m, "EU-CZ-1") {
 					t.Errorf("message %q", m)
 				}
@@ -81,7 +81,7 @@ func TestE2EPodPlacedOutsideItsDataCenterIdsIsFlagged(t *testing.T) {
 		e := newE2E(t, e2eOpts{sim: rd.apply})
 		r := e.v1("POST", "/v1/pods", `{"name":"cz","imageName":"i","gpuTypeIds":["NVIDIA GeForce RTX 4090"],"dataCenterIds":["EU-CZ-1"]}`)
 		if rd.strictDataCenters() {
-			e.want(r, 400)
+			e.want(r, 500) // v1's stock-out
 			return
 		}
 		e.want(r, 201)

@@ -363,9 +363,9 @@ func TestE2ECreateVariants(t *testing.T) {
 			t.Errorf("%d creates, want 1 (H200 ranked last)", n)
 		}
 	})
-	t.Run("no capacity anywhere", func(t *testing.T) {
+	t.Run("no capacity anywhere: v1's stock-out", func(t *testing.T) {
 		r := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA H200"]}`)
-		e.want(r, 400)
+		e.want(r, 500)
 		if !strings.Contains(r.message(t), "capacity") {
 			t.Errorf("message %q", r.body)
 		}

@@ -127,7 +127,7 @@ func New(o Options) (*Gateway, error) {
 		keyIDs:       newKeyIDCache([]byte(o.Config.KeyHashSecret)),
 		accepted:     acceptedKeys{max: 100000},
 		deprecation:  "@" + strconv.FormatInt(DeprecatedAt.Unix(), 10),
-		ratePolicies: ratePoliciesFor(o.Config.RateLimitPerMinute, o.Config.KeyLimits),
+		ratePolicies: ratePoliciesFor(o.Config.RateLimitPerMinute, o.Config.KeyLimits, o.Config.AnonymousRateLimitPerMinute),
 		usage:        o.Usage,
 		tel:          o.Telemetry,
 	}
@@ -307,7 +307,10 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
 	m.PathPrefix("/v2/").Handler(g.v2)
 	// GraphQL: the same layers, to <upstream>/graphql (graphql.go).
-	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withAuth(g.withRateLimit(g.graphqlFront(g.passThrough(rt))))))).
+	// A keyless call is anonymous: passed through (or answered by the
+	// GraphQL door) without the client's Authorization, under a limit per
+	// client address (anonymous.go).
+	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withKeyOrAnonymous(g.withRateLimit(g.graphqlFront(g.passThrough(rt))))))).
 		Methods(http.MethodGet, http.MethodPost)
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.Method, r.URL.Path))

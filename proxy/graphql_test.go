@@ -128,6 +128,8 @@ func TestGraphQLIsPassedThroughVerbatimToTheUpstreamGraphQL(t *testing.T) {
 	}
 }
 
+// With anonymous_rate_limit_per_minute 0 (the zero Config here; the
+// default is 60: graphql_anonymous_test.go), a keyless call is refused.
 func TestGraphQLWithoutAKeyIsA401ThatNeverLeavesTheGateway(t *testing.T) {
 	e := newGQLEnv(t, nil)
 	// runpod-mcp's credential-free catalog queries send no Authorization.

@@ -21,8 +21,9 @@ import (
 // answers from v2 through package graphql, which runs translate's plans;
 // auto forwards until the vendor answers 410 Gone, then translates, and
 // keeps translating for graphql_auto_hold before it forwards again. The
-// layers before it are the pass-through's: body limit, bearer presence,
-// rate limit per key.
+// layers before it are the pass-through's: body limit, a bearer token or
+// none (an anonymous call, anonymous.go), rate limit per key or per client
+// address.
 
 // graphqlOp stands for the door in the upstream caller (its v2 calls are
 // made by the plans of v1 operations, each under its own name in logs).
@@ -160,11 +161,13 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 			ResetRestart:    g.cfg.ResetMode == "restart",
 			Now:             g.now,
 			DefaultGPUTypes: g.cfg.DefaultGPUTypes,
+			FieldPolicy:     g.cfg.FieldPolicy,
 		},
 		Facts: g.factsForPlans(),
 		KeyID: KeyIDFrom(r.Context()),
 	}
-	if bearerToken(r) == "" {
+	if Anonymous(r.Context()) {
+		// A keyless call (withKeyOrAnonymous): the public key, if any.
 		env.Anonymous = true
 		env.KeyID = ""
 		if g.cfg.GraphQLPublicKey != "" {
@@ -183,7 +186,7 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 	}
 	h := w.Header()
 	for _, warn := range resp.Warnings {
-		h.Add("X-Compat-Warning", sanitizeHeader(warn))
+		h.Add("X-Compat-Warning", asciiHeaderValue(warn))
 	}
 	if resp.RetryAfter != "" {
 		h.Set("Retry-After", resp.RetryAfter)

@@ -327,6 +327,11 @@ func (g *Gateway) withRateLimit(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		keyID := KeyIDFrom(r.Context())
 		limit := g.limitFor(keyID)
+		if key := anonymousKey(r.Context()); key != "" {
+			// A keyless /graphql call: its client address's own bucket,
+			// never a key's (anonymous.go).
+			keyID, limit = key, g.cfg.AnonymousRateLimitPerMinute
+		}
 		if limit <= 0 {
 			next.ServeHTTP(w, r)
 			return
@@ -416,12 +421,18 @@ func rateLimitPolicy(limit int) string {
 // ratePoliciesFor precomputes the RateLimit-Policy header values of the
 // limits the gateway is configured with: the global one and every key's.
 // The values are shared by every answer: never changed in place.
-func ratePoliciesFor(global int, keyLimits map[string]int) map[int][]string {
+func ratePoliciesFor(global int, keyLimits map[string]int, more ...int) map[int][]string {
 	m := map[int][]string{global: {rateLimitPolicy(global)}}
-	for _, n := range keyLimits {
+	add := func(n int) {
 		if _, ok := m[n]; !ok {
 			m[n] = []string{rateLimitPolicy(n)}
 		}
+	}
+	for _, n := range keyLimits {
+		add(n)
+	}
+	for _, n := range more {
+		add(n)
 	}
 	return m
 }

@@ -84,3 +84,28 @@ func TestEveryNoteCodeIsSnakeCaseDescribedAndListedInTheOperatorGuide(t *testing
 	}
 	t.Errorf("%s: the note codes list differs from translate.NoteCodes; regenerate it with\n\tgo test ./proxy -run TestEveryNoteCode -update-docs\nwant:\n%s", operatorGuide, want)
 }
+
+// The operator guide's field_policy table lists exactly translate's
+// PolicyFields (the names field_policy is validated against).
+func TestTheOperatorGuideListsEveryPolicyField(t *testing.T) {
+	raw, err := os.ReadFile(operatorGuide)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	begin, end := strings.Index(doc, "<!-- policy-fields -->"), strings.Index(doc, "<!-- /policy-fields -->")
+	if begin < 0 || end < begin {
+		t.Fatalf("%s has no policy-fields table", operatorGuide)
+	}
+	table := doc[begin:end]
+	var listed []string
+	for _, line := range strings.Split(table, "\n") {
+		if strings.HasPrefix(line, "| `") {
+			name, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
+			listed = append(listed, name)
+		}
+	}
+	if got, want := strings.Join(listed, ","), strings.Join(translate.PolicyFieldNames(), ","); got != want {
+		t.Errorf("%s lists policy fields %s, want translate.PolicyFieldNames() %s", operatorGuide, got, want)
+	}
+}

@@ -101,7 +101,7 @@ func TestCompatNotesReachUsageMetricsAndTheAccessLog(t *testing.T) {
 	resp, _ = http.Get(e.admin.URL + "/usage?format=csv&view=notes")
 	rows, _ = csv.NewReader(resp.Body).ReadAll()
 	resp.Body.Close()
-	if len(rows) != 4 || strings.Join(rows[0], ",") != "key_id,name,operation,code,count,first_seen,last_seen,last_message" ||
+	if len(rows) != 4 || strings.Join(rows[0], ",") != "key_id,name,operation,code,field,count,first_seen,last_seen,last_message" ||
 		!strings.Contains(resp.Header.Get("Content-Disposition"), "compat-notes") {
 		t.Fatalf("notes csv %q", rows)
 	}

@@ -23,8 +23,11 @@ import (
 // access-log line, metrics, span and usage record. The handlers fill it in;
 // withObservability reads it once the answer is written.
 type reqInfo struct {
-	op        string // v1 operation name, "v2-passthrough", "graphql" or "unknown"
-	keyID     string // after auth
+	op    string // v1 operation name, "v2-passthrough", "graphql" or "unknown"
+	keyID string // after auth; usage.Anonymous for a keyless /graphql call
+	// anonKey is the rate-limit key of a keyless /graphql call (its client
+	// address, hashed; withKeyOrAnonymous), "" for every other request.
+	anonKey   string
 	requestID string // set by withRequestID
 	// sw is the request's statusWriter (allocated with reqInfo: one
 	// allocation per request for both).
@@ -362,7 +365,7 @@ func (g *Gateway) recordNotes(ctx context.Context, info *reqInfo, counted bool) 
 	for _, n := range notes {
 		g.metrics.compatNotes.Add(ctx, 1, cachedAttrs("code", n.Code, "operation", info.op).add...)
 		if counted && g.usage != nil {
-			g.usage.RecordNote(info.keyID, info.op, n.Code, n.Message)
+			g.usage.RecordFieldNote(info.keyID, info.op, n.Code, n.Field, n.Message)
 		}
 	}
 }

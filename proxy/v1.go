@@ -246,6 +246,7 @@ func (g *Gateway) v1Handler(op *translate.Operation) http.Handler {
 					ResetRestart:    g.cfg.ResetMode == "restart",
 					Now:             g.now,
 					DefaultGPUTypes: g.cfg.DefaultGPUTypes,
+					FieldPolicy:     g.cfg.FieldPolicy,
 				},
 				Facts: g.factsForPlans(),
 			},
@@ -409,26 +410,15 @@ func (s *streamWriter) WriteWhole(p []byte) (int, error) {
 // setResultHeaders sets the headers that say what the gateway did.
 func setResultHeaders(h http.Header, res *translate.Result) {
 	for _, warn := range res.Warnings {
-		h.Add("X-Compat-Warning", sanitizeHeader(warn))
+		h.Add("X-Compat-Warning", asciiHeaderValue(warn))
 	}
 	if len(res.Dropped) > 0 {
-		h.Set("X-Compat-Dropped", strings.Join(res.Dropped, ","))
+		h.Set("X-Compat-Dropped", asciiHeaderValue(strings.Join(res.Dropped, ",")))
 	}
 	if res.Emulated != "" {
-		h.Set("X-Compat-Emulated", res.Emulated)
+		h.Set("X-Compat-Emulated", asciiHeaderValue(res.Emulated))
 	}
 	if res.RetryAfter != "" {
 		h.Set("Retry-After", res.RetryAfter)
 	}
-}
-
-// sanitizeHeader keeps a header value on one line of printable ASCII.
-func sanitizeHeader(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c < 0x20 || c >= 0x7f {
-			b[i] = ' '
-		}
-	}
-	return string(b)
 }

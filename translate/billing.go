@@ -176,19 +176,7 @@ func (q *billingQuery) done(req *Request, notes *Result) *Result {
 	if len(q.errs) > 0 {
 		return Fail(http.StatusBadRequest, strings.Join(q.errs, "; "))
 	}
-	if len(q.untrans) == 0 {
-		return nil
-	}
-	if !req.Options.Lenient {
-		parts := make([]string, len(q.untrans))
-		for i, u := range q.untrans {
-			parts[i] = u.field + ": " + u.why
-		}
-		return refuse(CodeUntranslatableRefused, "cannot be translated to the v2 API without changing which records are returned: "+
-			strings.Join(parts, "; ")+" (remove these query parameters, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)")
-	}
-	notes.drop(untranslatableFields(q.untrans))
-	return nil
+	return decideUntranslatable(req, q.untrans, "cannot be translated to the v2 API without changing which records are returned", notes)
 }
 
 // billingCall makes the v2 billing call and decodes its records.

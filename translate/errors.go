@@ -186,6 +186,63 @@ func V1Status(op *Operation, v2Status int) int {
 	}
 }
 
+// V1StockOut is v1's sentence for a create that no GPU type or CPU flavor
+// could be placed for, answered with HTTP 500 (stockout.md: the Go SDK
+// cozy-creator/runpod-go-sdk records it from live v1 in pod_fallback_test.go
+// and moves to its next GPU type only on a 5xx carrying it; pitwall's
+// test_capacity_classification.py classifies it as capacity). v2 answers
+// the same condition with a 400.
+const V1StockOut = "There are no longer any instances available with the requested specifications"
+
+// capacityPhrases are the words of a capacity failure in a create's error
+// detail: v2's own sentence (and its variants the clients record), and the
+// v2 simulator's. v2's 400 tells a broken rule from a stock-out only by
+// its human-readable detail.
+var capacityPhrases = []string{
+	"no longer any instances available",
+	"no instances available",
+	"no instances currently available",
+	"no capacity",
+	"could not be placed",
+	"not enough free gpus",
+	"does not have the resources",
+	"could not find any pods with required specifications",
+}
+
+// isCapacityFailure reports whether a create's error detail says that
+// there was no capacity (rather than that a rule was broken).
+func isCapacityFailure(detail string) bool {
+	d := strings.ToLower(detail)
+	for _, p := range capacityPhrases {
+		if strings.Contains(d, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// v1StockOutBody is the body of StockOut: the text under "message", the
+// key of every v1 error the gateway writes, and under "error", the key live
+// v1 used (clients read one or the other).
+type v1StockOutBody struct {
+	Message string `json:"message"`
+	Error   string `json:"error"`
+}
+
+// StockOut is the v1 answer of a create that no candidate could be placed
+// for (P3): 500, v1's sentence, then the gateway's detail. It is the
+// gateway's own answer after definite refusals by v2, never a 5xx of v2's
+// (after which the gateway looks for what it may have created, P3).
+func StockOut(detail string) *Result {
+	msg := V1StockOut + ": " + detail
+	b, err := json.Marshal(v1StockOutBody{Message: msg, Error: msg})
+	if err != nil { // cannot happen for a struct of two strings
+		return Fail(http.StatusInternalServerError, msg)
+	}
+	return &Result{Status: http.StatusInternalServerError, Body: append(b, '\n'),
+		Notes: []Note{{Code: CodeStockOut, Message: msg}}}
+}
+
 // EncodeV1Error returns the v1 error body {"message": msg} followed by a
 // newline.
 func EncodeV1Error(msg string) []byte {

@@ -26,9 +26,8 @@ const (
 // Field sets of the v1 bodies; a key outside them is ignored with a warning.
 var (
 	volumeCreateFields = setOf("name", "size", "dataCenterId",
-		// Outside the v1 document, sent by runpod-mcp's create-network-volume:
-		// translated to v2 type (P1).
-		"volumeType")
+		// Outside the v1 document, translated to v2 type (OutsideFields).
+		"volumeType", "storageTier")
 	v2VolumeTypes      = setOf("STANDARD", "HIGH_PERFORMANCE")
 	volumeUpdateFields = setOf("name", "size")
 )
@@ -86,7 +85,7 @@ func checkVolumeSize(b *bodyFields, size int) {
 	case size < 0:
 		b.fail("size", "must not be negative, got %d", size)
 	case size < v2VolumeMinSize:
-		b.fail("size", "v2 network volumes are at least %d GB; %d GB would have to be rounded up, which the gateway does not do (the volume is billed by size)", v2VolumeMinSize, size)
+		b.v2Limit("size", "v2 network volumes are at least %d GB; %d GB would have to be rounded up, which the gateway does not do (the volume is billed by size)", v2VolumeMinSize, size)
 	case size > v2VolumeMaxSize:
 		b.fail("size", "v2 network volumes are at most %d GB, got %d", v2VolumeMaxSize, size)
 	}
@@ -109,10 +108,10 @@ type volumeCreate struct {
 
 // parseVolumeCreate validates a v1 NetworkVolumeCreateInput (required: name,
 // size, dataCenterId).
-func parseVolumeCreate(body []byte) (*volumeCreate, string) {
+func parseVolumeCreate(body []byte) (*volumeCreate, *Result) {
 	b, msg := parseBodyObject(body, "NetworkVolumeCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &volumeCreate{unknownKeys: b.unknown(volumeCreateFields)}
 	in.body.Name, _ = b.str("name")
@@ -124,11 +123,23 @@ func parseVolumeCreate(body []byte) (*volumeCreate, string) {
 	if t, ok := b.enum("volumeType", v2VolumeTypes); ok {
 		in.body.Type = t
 	}
+	if t, ok := b.str("storageTier"); ok {
+		// The official Terraform provider's tier, documented there as
+		// STANDARD or HIGH_PERFORMANCE (its tests show it lower-cased).
+		switch up := strings.ToUpper(strings.TrimSpace(t)); {
+		case !inSet(v2VolumeTypes, up):
+			b.fail("storageTier", "%q is not one of %s", t, listOf(v2VolumeTypes))
+		case in.body.Type != "" && in.body.Type != up:
+			b.fail("storageTier", "%q and volumeType %q name different tiers; send one of them", t, in.body.Type)
+		default:
+			in.body.Type = up
+		}
+	}
 	b.require("name", "size", "dataCenterId")
 	if len(b.errs) > 0 {
-		return nil, "invalid NetworkVolumeCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("NetworkVolumeCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 // volumeUpdate is a validated v1 NetworkVolumeUpdateInput.
@@ -139,10 +150,10 @@ type volumeUpdate struct {
 
 // parseVolumeUpdate validates a v1 NetworkVolumeUpdateInput. Absent and null
 // fields are not changed; no v1 default is applied.
-func parseVolumeUpdate(body []byte) (*volumeUpdate, string) {
+func parseVolumeUpdate(body []byte) (*volumeUpdate, *Result) {
 	b, msg := parseBodyObject(body, "NetworkVolumeUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &volumeUpdate{unknownKeys: b.unknown(volumeUpdateFields)}
 	if s, ok := b.str("name"); ok {
@@ -153,9 +164,9 @@ func parseVolumeUpdate(body []byte) (*volumeUpdate, string) {
 		u.body.Size = &s
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid NetworkVolumeUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("NetworkVolumeUpdateInput")
 	}
-	return u, ""
+	return u, nil
 }
 
 // volumeAnswer decodes a v2 NetworkVolume answer into the v1 answer.
@@ -171,14 +182,12 @@ func volumeAnswer(a *V2Answer) *Result {
 // #25 POST /networkvolumes
 
 func createNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parseVolumeCreate(req.Body)
+	in, r := parseVolumeCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("NetworkVolumeCreateInput", in.unknownKeys))
-	}
+	warnOutside(notes, "NetworkVolumeCreateInput", in.unknownKeys)
 	a, r := callV2(ctx, req, c, http.MethodPost, "/v2/network-volumes", in.body)
 	if r != nil {
 		return withNotes(r, notes)
@@ -235,14 +244,12 @@ func updateNetworkVolumePlan(ctx context.Context, req *Request, c Caller) *Resul
 	if r != nil {
 		return r
 	}
-	u, msg := parseVolumeUpdate(req.Body)
+	u, r := parseVolumeUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
-	if len(u.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("NetworkVolumeUpdateInput", u.unknownKeys))
-	}
+	warnOutside(notes, "NetworkVolumeUpdateInput", u.unknownKeys)
 	path := V2Path("/v2/network-volumes/%s", id)
 	var cur *v2NetworkVolume
 	if u.body.Size != nil || u.body.Name == nil {

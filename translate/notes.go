@@ -13,6 +13,11 @@ import "strings"
 type Note struct {
 	Code    string // stable snake_case code, one per kind (NoteCodes)
 	Message string // the text the client was given (header or error)
+	// Field is the v1 field the note is about, for a note about one field
+	// (a refused or dropped untranslatable field, an ignored field of the
+	// outside-document table); "" otherwise. It is always a name the
+	// gateway knows, never one a client made up (/usage counts per field).
+	Field string
 }
 
 // NoteCodes lists every note code with what it means: the one table the
@@ -40,7 +45,7 @@ var NoteCodes = map[string]string{
 	CodeBillingGPUUnknown:        "billing records of pods v2 no longer lists have no GPU type",
 	CodeBillingCPUNoGPU:          "billing records of CPU pods have no GPU type",
 	CodeRegistryUnset:            "deleting a registry credential removed it from templates that used it",
-	CodeGPUTypeChosen:            "a GPU pod was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
+	CodeGPUTypeChosen:            "a GPU pod or endpoint was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
 	CodeCPUFlavorChosen:          "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
 	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences)",
 	CodePodAlreadyStarting:       "a restart, start or reset of a pod still starting was answered with the pod; no action was sent",
@@ -48,12 +53,16 @@ var NoteCodes = map[string]string{
 	CodePublicKeyKept:            "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",
 	CodeTemplateRolledOut:        "a template edit was rolled out to the endpoints made from it through the gateway (a new release each)",
 	CodeTemplateRolloutFailed:    "a template edit could not be rolled out to an endpoint made from it",
+	CodeTemplateIDUnknown:        "an endpoint's templateId (and its workers') was omitted: the endpoint was made outside the gateway and v2 keeps no link to its template",
+	CodeTemplateInlined:          "a pod was made from a template's settings sent without its volume instead of templateId (volumeInGb 0 on a template with a volume); templateId is kept by the gateway",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
-	CodeLenientDropped:        "lenient mode dropped fields that cannot be translated",
+	CodeLenientDropped:        "a field that cannot be translated was dropped (compat_mode lenient, or field_policy drop), one note per field",
 	CodeResetEmulated:         "reset was emulated with restart or start",
-	CodeUntranslatableRefused: "strict mode refused fields that cannot be translated",
+	CodeUntranslatableRefused: "a field that cannot be translated was refused (compat_mode strict, or field_policy refuse), one note per field",
 	CodeResetRefused:          "reset was refused (v2 has no reset)",
+	CodeStockOut:              "no candidate GPU type or CPU flavor could be placed: answered as v1 did, 500 \"There are no longer any instances available…\" (not a gateway fault)",
+	CodeV2LimitRefused:        "a request v1 accepted was refused because v2 (or the gateway's bound on v2 calls) cannot do it: a volume under v2's minimum, 3 vCPUs, a volume removed, GPU types in no serverless pool, …; with the field when there is one",
 	// The GraphQL door (P11).
 	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
 	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
@@ -96,6 +105,10 @@ const (
 	CodeResetEmulated            = "reset_emulated"
 	CodeUntranslatableRefused    = "untranslatable_refused"
 	CodeResetRefused             = "reset_refused"
+	CodeV2LimitRefused           = "v2_limit_refused"
+	CodeStockOut                 = "stock_out"
+	CodeTemplateInlined          = "template_inlined"
+	CodeTemplateIDUnknown        = "template_id_unknown"
 	CodeGraphQLRefused           = "graphql_refused"
 	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
 	CodeGraphQLCloudNarrowed     = "graphql_cloud_narrowed"
@@ -109,10 +122,11 @@ func (r *Result) warn(code, msg string) {
 	r.Notes = append(r.Notes, Note{Code: code, Message: msg})
 }
 
-// drop records fields dropped in lenient mode (X-Compat-Dropped).
-func (r *Result) drop(fields []string) {
-	r.Dropped = append(r.Dropped, fields...)
-	r.Notes = append(r.Notes, Note{Code: CodeLenientDropped, Message: "dropped: " + strings.Join(fields, ", ")})
+// dropField records an untranslatable field dropped (X-Compat-Dropped),
+// with a note about it.
+func (r *Result) dropField(field, msg string) {
+	r.Dropped = append(r.Dropped, field)
+	r.Notes = append(r.Notes, Note{Code: CodeLenientDropped, Field: field, Message: msg})
 }
 
 // emulate records an operation v2 lacks that was emulated (X-Compat-Emulated).
@@ -124,7 +138,23 @@ func (r *Result) emulate(what, code string) {
 // refuse is a 400 the gateway raises for a request v1 would have accepted,
 // recorded as a Note so that operators see which keys depend on it.
 func refuse(code, msg string) *Result {
+	return refuseField(code, "", msg)
+}
+
+// refuseV2 is the 400 of a request v1 accepted that v2 cannot do
+// (v2_limit_refused), about the v1 field msg starts with ("volumeInGb:
+// …"), if any.
+func refuseV2(msg string) *Result {
+	field, _, _ := strings.Cut(msg, ":")
+	if field == msg || strings.ContainsAny(field, " \"'") {
+		field = ""
+	}
+	return refuseField(CodeV2LimitRefused, field, msg)
+}
+
+// refuseField is refuse about one v1 field (counted per field in /usage).
+func refuseField(code, field, msg string) *Result {
 	r := Fail(400, msg)
-	r.Notes = []Note{{Code: code, Message: msg}}
+	r.Notes = []Note{{Code: code, Field: field, Message: msg}}
 	return r
 }

@@ -54,10 +54,15 @@ type Options struct {
 	ResetRestart bool             // V1GW_RESET_MODE=restart: emulate reset
 	Now          func() time.Time // nil: time.Now
 	// DefaultGPUTypes (V1GW_DEFAULT_GPU_TYPES) narrows the GPU types the
-	// gateway chooses from for a GPU pod created without gpuTypeIds; the
+	// gateway chooses from for a GPU pod or endpoint created without
+	// gpuTypeIds; the
 	// list's order breaks availability ties (instead of the price). nil:
 	// every v1 GPU type, ties broken by the lower price.
 	DefaultGPUTypes []string
+	// FieldPolicy (V1GW_FIELD_POLICY, field_policy) overrides Lenient for
+	// single fields of PolicyFields: FieldPolicyRefuse or FieldPolicyDrop
+	// (fieldpolicy.go). nil: Lenient decides for every field.
+	FieldPolicy map[string]string
 }
 
 // Request is a v1 request as the gateway received it.

@@ -106,9 +106,9 @@ func podActionRefused(ctx context.Context, req *Request, c Caller, id, action st
 	case action == "stop" && p.Locked && ds == "RUNNING":
 		return Fail(http.StatusBadRequest, "the pod is locked: locking disables stopping (unlock it with PATCH /v1/pods/{podId} {\"locked\":false})")
 	case action == "stop" && ds == "EXITED":
-		return Fail(http.StatusBadRequest, "the pod is already stopped (desiredStatus EXITED)")
+		return refuseV2("the pod is already stopped (desiredStatus EXITED)")
 	case action == "restart" && ds == "EXITED":
-		return Fail(http.StatusBadRequest, "the pod is stopped (desiredStatus EXITED): restart needs a running pod; start it with POST /v1/pods/{podId}/start")
+		return refuseV2("the pod is stopped (desiredStatus EXITED): restart needs a running pod; start it with POST /v1/pods/{podId}/start")
 	}
 	return nil // v2's own reason, in v1 words (a cluster member pod, ...)
 }

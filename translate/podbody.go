@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"net/http"
 	"slices"
 	"sort"
 	"strconv"
@@ -76,6 +77,11 @@ func IsV1GPUTypeID(id string) bool {
 	return ok
 }
 
+func inSet(m map[string]struct{}, k string) bool {
+	_, ok := m[k]
+	return ok
+}
+
 func setOf(vals ...string) map[string]struct{} {
 	m := make(map[string]struct{}, len(vals))
 	for _, v := range vals {
@@ -92,9 +98,9 @@ var (
 		"gpuTypeIds", "gpuTypePriority", "imageName", "interruptible", "locked", "minDiskBandwidthMBps",
 		"minDownloadMbps", "minRAMPerGPU", "minUploadMbps", "minVCPUPerGPU", "name", "networkVolumeId",
 		"ports", "supportPublicIp", "templateId", "vcpuCount", "volumeInGb", "volumeMountPath",
-		// Outside the v1 document, sent by real clients (runpodctl 2.7:
-		// --docker-args, --min-cuda-version) and translated like v1 fields (P1).
-		"dockerArgs", "minCudaVersion")
+		// Outside the v1 document, sent by real clients and translated like
+		// v1 fields (P1, OutsideFields).
+		"dockerArgs", "minCudaVersion", "gpuTypeId")
 	podUpdateFields = setOf("containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint",
 		"dockerStartCmd", "env", "globalNetworking", "imageName", "locked", "name", "ports",
 		"volumeInGb", "volumeMountPath", "dockerArgs")
@@ -105,6 +111,9 @@ var (
 type bodyFields struct {
 	obj  map[string]json.RawMessage
 	errs []string // "field: problem"
+	// limits are the fields of errs whose value v1 accepted and v2 cannot
+	// take (v2Limit): their 400 is counted (v2_limit_refused, P7a).
+	limits []string
 }
 
 // parseBodyObject decodes body as one JSON object. schema names the v1
@@ -134,12 +143,13 @@ func parseBodyObject(body []byte, schema string) (*bodyFields, string) {
 	return &bodyFields{obj: obj}, ""
 }
 
-// unknown lists the keys outside known, sorted. A key sent as "" or null
-// is not listed: nothing was asked for, so nothing is being ignored.
+// unknown lists the keys outside known, sorted. A key sent as "", null,
+// [] or {} is not listed: nothing was asked for, so nothing is being
+// ignored.
 func (b *bodyFields) unknown(known map[string]struct{}) []string {
 	var out []string
 	for k, r := range b.obj {
-		if _, ok := known[k]; !ok && !isUnset(r) {
+		if _, ok := known[k]; !ok && !isUnset(r) && string(r) != "[]" && string(r) != "{}" {
 			out = append(out, k)
 		}
 	}
@@ -149,6 +159,31 @@ func (b *bodyFields) unknown(known map[string]struct{}) []string {
 
 func (b *bodyFields) fail(field, format string, args ...any) {
 	b.errs = append(b.errs, field+": "+fmt.Sprintf(format, args...))
+}
+
+// v2Limit is fail for a value v1 accepted that v2 cannot take (a 5 GB
+// volume, 3 vCPUs): the same 400, and a refusal note about field.
+func (b *bodyFields) v2Limit(field, format string, args ...any) {
+	b.fail(field, format, args...)
+	b.limits = append(b.limits, field)
+}
+
+// limitMsg adds msg, a v2 limit's message starting with "<field>: ".
+func (b *bodyFields) limitMsg(field, msg string) {
+	b.errs = append(b.errs, msg)
+	b.limits = append(b.limits, field)
+}
+
+// failure is the 400 of a body of schema with faults, naming each; every
+// fault that is a v2 limit is also a v2_limit_refused note about its field,
+// so that /usage counts the refusals of what v1 accepted (P7a).
+func (b *bodyFields) failure(schema string) *Result {
+	msg := "invalid " + schema + ": " + strings.Join(b.errs, "; ")
+	r := Fail(400, msg)
+	for _, f := range b.limits {
+		r.Notes = append(r.Notes, Note{Code: CodeV2LimitRefused, Field: f, Message: msg})
+	}
+	return r
 }
 
 // raw returns a field's JSON; absent, null and the empty string are all
@@ -444,12 +479,6 @@ func sortedKeys(m map[string]struct{}) []string {
 	return keys
 }
 
-// untranslatable is a v1 field with no v2 home that changes behaviour, cost
-// or placement (P1): rejected in strict mode, dropped in lenient mode.
-type untranslatable struct {
-	field, why string
-}
-
 // isPowerOfTwo reports whether n is a power of two.
 func isPowerOfTwo(n int) bool { return n > 0 && n&(n-1) == 0 }
 
@@ -490,15 +519,16 @@ type podCreate struct {
 	locked      bool
 	lockedSent  bool
 	unknownKeys []string
+	ignored     []ignoredField // outside-document fields sent where they mean nothing
 	untrans     []untranslatable
 }
 
 // parsePodCreate validates a v1 PodCreateInput. It returns the parsed input,
-// or the v1 error message of a 400.
-func parsePodCreate(body []byte) (*podCreate, string) {
+// or the v1 answer (a 400).
+func parsePodCreate(body []byte) (*podCreate, *Result) {
 	b, msg := parseBodyObject(body, "PodCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &podCreate{unknownKeys: b.unknown(podCreateFields)}
 
@@ -528,10 +558,13 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 
 	if in.cpu {
 		in.candidates, in.customPriority = cpuIDs, cpuPrio == "custom"
+		if _, ok := b.raw("gpuTypeId"); ok {
+			in.ignored = append(in.ignored, ignoredField{"gpuTypeId", "a CPU pod has no GPU type (v1 ignored GPU fields on CPU pods)"})
+		}
 		in.vcpuCount = v1DefaultVCPUCount
 		if vcpuSent {
 			if vcpu < 2 || !isPowerOfTwo(vcpu) {
-				b.fail("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", vcpu)
+				b.v2Limit("vcpuCount", "must be a power of two and at least 2 (v2 rule), got %d", vcpu)
 			}
 			in.vcpuCount = vcpu
 		}
@@ -557,12 +590,25 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 			// the allowed set narrowed to it (v2 refuses both together).
 			allowed, floor, m := cudaConstraint(&in.cudaVersions, minCuda)
 			if m != "" {
-				b.errs = append(b.errs, m)
+				b.limitMsg("allowedCudaVersions", m)
 			} else {
 				in.cudaVersions, in.minCuda = *allowed, floor
 			}
 		}
-		if (!gpuSent || len(gpuIDs) == 0) && !hasFieldError(b.errs, "gpuTypeIds") {
+		if one, ok := b.str("gpuTypeId"); ok {
+			// Outside the document (OutsideFields): the one candidate, unless
+			// gpuTypeIds names the candidates.
+			switch _, valid := v1GPUTypeIDs[one]; {
+			case gpuSent && len(gpuIDs) > 0 || hasFieldError(b.errs, "gpuTypeIds"):
+				in.ignored = append(in.ignored, ignoredField{"gpuTypeId", "gpuTypeIds names the GPU types to try; gpuTypeId is not a v1 field"})
+			case !valid:
+				b.fail("gpuTypeId", "%q is not a valid value (one of v1's gpuTypeIds)", one)
+			default:
+				gpuIDs, gpuSent = []string{one}, true
+				in.candidates = gpuIDs
+			}
+		}
+		if (!gpuSent || len(gpuIDs) == 0) && !hasFieldError(b.errs, "gpuTypeIds") && !hasFieldError(b.errs, "gpuTypeId") {
 			// v1 chose the GPU type itself (P3): the candidates come from the
 			// v2 catalog (rankCandidates), narrowed by default_gpu_types.
 			in.chosen = true
@@ -613,7 +659,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 		// v1: nullable; null means the default.
 	} else if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		in.disk = &d
 	}
@@ -643,7 +689,7 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 		case v < 0:
 			b.fail("volumeInGb", "must not be negative, got %d", v)
 		case v > 0 && v < v2PersistentMinimum:
-			b.fail("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do (send 0 for no volume, or %d or more)", v2PersistentMinimum, v, v2PersistentMinimum)
+			b.v2Limit("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do (send 0 for no volume, or %d or more)", v2PersistentMinimum, v, v2PersistentMinimum)
 		}
 		in.volumeInGb = &v
 	}
@@ -685,9 +731,9 @@ func parsePodCreate(body []byte) (*podCreate, string) {
 	}
 
 	if len(b.errs) > 0 {
-		return nil, "invalid PodCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("PodCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 func hasFieldError(errs []string, field string) bool {
@@ -706,23 +752,9 @@ func candidateField(cpu bool) string {
 	return "gpuTypeIds"
 }
 
-// untranslatableMessage is the 400 message naming every untranslatable field.
-func untranslatableMessage(us []untranslatable) string {
-	parts := make([]string, len(us))
-	for i, u := range us {
-		parts[i] = u.field + ": " + u.why
-	}
-	return "cannot be translated to the v2 API without changing what the pod does, costs or where it runs: " +
-		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
-}
-
-func untranslatableFields(us []untranslatable) []string {
-	out := make([]string, len(us))
-	for i, u := range us {
-		out[i] = u.field
-	}
-	return out
-}
+// untranslatablePod is what an untranslatable pod field would change
+// (decideUntranslatable's intro).
+const untranslatablePod = "cannot be translated to the v2 API without changing what the pod does, costs or where it runs"
 
 // v2CreatePodBody is v2 CreatePodRequest (unevaluatedProperties: false).
 type v2CreatePodBody struct {
@@ -740,6 +772,7 @@ type v2CreatePodBody struct {
 	Mounts           *podjson.V2Mounts `json:"mounts,omitempty"`
 	GlobalNetworking *bool             `json:"globalNetworking,omitempty"`
 	StartSSH         bool              `json:"startSsh"`
+	StartJupyter     *bool             `json:"startJupyter,omitempty"` // only the template's, sent inline
 	TemplateID       string            `json:"templateId,omitempty"`
 }
 
@@ -820,10 +853,10 @@ type v2UpdatePodBody struct {
 
 // parsePodUpdate validates a v1 PodUpdateInput. No v1 default is ever
 // applied (docs/design.md §8, #6): only the fields the client sent are translated.
-func parsePodUpdate(body []byte) (*podUpdate, string) {
+func parsePodUpdate(body []byte) (*podUpdate, *Result) {
 	b, msg := parseBodyObject(body, "PodUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &podUpdate{unknownKeys: b.unknown(podUpdateFields)}
 	if s, ok := b.name("name"); ok {
@@ -836,7 +869,7 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 	}
 	if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		u.body.Disk = &d
 		u.fields++
@@ -876,12 +909,10 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 	}
 	if v, ok := b.integer("volumeInGb"); ok {
 		switch {
-		case v == 0:
-			b.fail("volumeInGb", "0 would remove the pod volume, which v2 cannot do")
 		case v < 0:
 			b.fail("volumeInGb", "must not be negative, got %d", v)
-		case v < v2PersistentMinimum:
-			b.fail("volumeInGb", "v2 volumes are at least %d GB, got %d", v2PersistentMinimum, v)
+		case v > 0 && v < v2PersistentMinimum:
+			b.v2Limit("volumeInGb", "v2 volumes are at least %d GB, got %d", v2PersistentMinimum, v)
 		}
 		u.volumeInGb = &v
 	}
@@ -889,9 +920,9 @@ func parsePodUpdate(body []byte) (*podUpdate, string) {
 		u.mountPath = s
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid PodUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("PodUpdateInput")
 	}
-	return u, ""
+	return u, nil
 }
 
 // needsPod reports whether the update needs the current pod (H-mount-patch).
@@ -902,6 +933,17 @@ func (u *podUpdate) needsPod() bool { return u.volumeInGb != nil || u.mountPath 
 func (u *podUpdate) applyMounts(cur *podjson.V2Pod) string {
 	if !u.needsPod() {
 		return ""
+	}
+	if u.volumeInGb != nil && *u.volumeInGb == 0 {
+		// 0 is "no volume" (v1): nothing to change on a pod without a pod
+		// volume; v2 cannot remove one.
+		if p := cur.Mounts.Persistent; p != nil {
+			return fmt.Sprintf("volumeInGb: 0 would remove the pod's %d GB volume, which v2 cannot do (a pod volume can grow, not be removed)", p.Size)
+		}
+		u.volumeInGb = nil
+		if u.mountPath == "" {
+			return ""
+		}
 	}
 	switch {
 	case cur.Mounts.Persistent != nil:

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"net/http"
@@ -56,46 +57,20 @@ func (cr *podCreator) choose(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Result {
 		}
 	} else {
 		cloud := cr.cloud()
-		defaults := cr.req.Options.DefaultGPUTypes
-		for _, t := range gpus.GPUs {
-			if _, ok := v1GPUTypeIDs[t.ID]; !ok {
-				continue
-			}
-			pos := slices.Index(defaults, t.ID)
-			if len(defaults) > 0 && pos < 0 {
-				continue
-			}
-			rank := availabilityRank(t.Availability)
-			onCloud := t.Secure
-			price := t.Price.Secure
-			if cloud == "COMMUNITY" {
-				onCloud, price = t.Community, t.Price.Community
-			}
-			if rank >= 3 || !onCloud || !cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID }) {
-				continue
-			}
-			c := chosenCandidate{id: t.ID, rank: rank, tie: math.Inf(1), desc: "availability " + t.Availability}
-			if price != nil {
-				c.tie = *price
-				c.desc += fmt.Sprintf(", list price $%.2f/h per GPU on %s", *price, cloud)
-			}
-			if len(defaults) > 0 {
-				c.tie = float64(pos)
-			}
-			cs = append(cs, c)
-		}
+		cs = rankGPUTypes(gpus.GPUs, gpuRanking{
+			defaults: cr.req.Options.DefaultGPUTypes,
+			label:    "per GPU on " + cloud,
+			usable: func(t *v2GPUType) (*float64, bool) {
+				if cloud == "COMMUNITY" {
+					return t.Price.Community, t.Community && cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID })
+				}
+				return t.Price.Secure, t.Secure && cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID })
+			},
+		})
 	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		if cs[i].rank != cs[j].rank {
-			return cs[i].rank < cs[j].rank
-		}
-		if cs[i].tie != cs[j].tie {
-			return cs[i].tie < cs[j].tie
-		}
-		return cs[i].id < cs[j].id
-	})
+	sortChosen(cs)
 	if len(cs) == 0 {
-		return Fail(http.StatusBadRequest, cr.noneAvailable())
+		return StockOut(cr.noneAvailable())
 	}
 	cr.chosenOf = len(cs)
 	if len(cs) > maxChosenCandidates {
@@ -108,6 +83,68 @@ func (cr *podCreator) choose(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Result {
 		cr.chosenDesc[c.id] = c.desc
 	}
 	return nil
+}
+
+// gpuRanking says how a create without gpuTypeIds ranks the GPU types of
+// the catalog (rankGPUTypes): pods and endpoints share the ranking and
+// differ only in which types they can use and at what price.
+type gpuRanking struct {
+	// defaults is default_gpu_types: only these are kept, and their order
+	// breaks availability ties (nil: every v1 type, ties by price).
+	defaults []string
+	// usable returns the list price that breaks ties (nil: unknown, last)
+	// and whether the type can be used for this create at all.
+	usable func(t *v2GPUType) (price *float64, ok bool)
+	label  string // what the price is: "per GPU on SECURE"
+	// keepUnavailable keeps the types the catalog shows without stock,
+	// last (an endpoint's workers are placed over time); a pod never tries
+	// them.
+	keepUnavailable bool
+}
+
+// rankGPUTypes returns the v1 GPU types of gpus that rk can use, with what
+// the warning says of each; sortChosen puts them in the order of P3.
+func rankGPUTypes(gpus []v2GPUType, rk gpuRanking) []chosenCandidate {
+	var cs []chosenCandidate
+	for i := range gpus {
+		t := &gpus[i]
+		if _, ok := v1GPUTypeIDs[t.ID]; !ok {
+			continue
+		}
+		pos := slices.Index(rk.defaults, t.ID)
+		if len(rk.defaults) > 0 && pos < 0 {
+			continue
+		}
+		rank := availabilityRank(t.Availability)
+		price, ok := rk.usable(t)
+		if !ok || rank >= 3 && !rk.keepUnavailable {
+			continue
+		}
+		c := chosenCandidate{id: t.ID, rank: rank, tie: math.Inf(1), desc: "availability " + cmp.Or(t.Availability, "unknown")}
+		if price != nil {
+			c.tie = *price
+			c.desc += fmt.Sprintf(", list price $%.2f/h %s", *price, rk.label)
+		}
+		if len(rk.defaults) > 0 {
+			c.tie = float64(pos)
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// sortChosen orders candidates as P3 does: most available first, then
+// the tie-break (price, or default_gpu_types' order), then the id.
+func sortChosen(cs []chosenCandidate) {
+	sort.SliceStable(cs, func(i, j int) bool {
+		if cs[i].rank != cs[j].rank {
+			return cs[i].rank < cs[j].rank
+		}
+		if cs[i].tie != cs[j].tie {
+			return cs[i].tie < cs[j].tie
+		}
+		return cs[i].id < cs[j].id
+	})
 }
 
 // chooseUnranked handles a create without candidates when the catalog could
@@ -168,8 +205,8 @@ func (cr *podCreator) cloud() string {
 	return cr.in.cloud
 }
 
-// noneAvailable is the 400 message of a create without candidates when the
-// catalog shows none of them available.
+// noneAvailable is the detail of the stock-out of a create without
+// candidates when the catalog shows none of them available.
 func (cr *podCreator) noneAvailable() string {
 	in := cr.in
 	where := ""

@@ -84,11 +84,11 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 
 	t.Run("most available first, then the lower price; unavailable, other-cloud and non-v1 types are never tried", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), noCapacity, noCapacity, noCapacity)
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500) // v1's stock-out
 		if got, want := createdIDs(t, f), []string{l4, h100, a40}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
 		}
-		wantMessage(t, res, "none of the 3 candidates")
+		wantMessage(t, res, V1StockOut, "no gpuTypeIds could be placed")
 	})
 	t.Run("the chosen type and its price are named in X-Compat-Warning", func(t *testing.T) {
 		res, _ := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, choiceCatalog), noCapacity, createStep(gpuPod(h100)))
@@ -105,7 +105,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 	t.Run("COMMUNITY cloud ranks the community offers and prices", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body(`,"cloudType":"COMMUNITY"`)},
 			gpuCatStep("cloud=COMMUNITY&count=1&include=AVAILABILITY&product=POD", choiceCatalog), noCapacity, noCapacity, noCapacity)
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		if got, want := createdIDs(t, f), []string{h100, a4000, a40}; !reflect.DeepEqual(got, want) {
 			t.Errorf("tried %q, want %q", got, want)
 		}
@@ -129,10 +129,10 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 			t.Errorf("create body %s", b)
 		}
 	})
-	t.Run("nothing available: 400 naming gpuTypeIds, before any create", func(t *testing.T) {
+	t.Run("nothing available: v1's stock-out naming gpuTypeIds, before any create", func(t *testing.T) {
 		none := `{"gpus":[` + gpuEntry(l4, "NONE", true, false, 0.39, 0) + `]}`
 		res, f := run(t, "CreatePod", runOpts{body: body("")}, gpuCatStep(gpuCatQuery, none))
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		wantMessage(t, res, "gpuTypeIds: not sent", "none of v1's GPU types available for gpuCount 1 on SECURE cloud", "send gpuTypeIds")
 		if f.count("POST", "/v2/pods") != 0 {
 			t.Error("created anyway")
@@ -171,7 +171,7 @@ func TestCreateGPUPodWithoutGPUTypeIDsChoosesFromTheCatalog(t *testing.T) {
 			script = append(script, noCapacity)
 		}
 		res, f := run(t, "CreatePod", runOpts{body: body("")}, script...)
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		if n := f.count("POST", "/v2/pods"); n != maxChosenCandidates {
 			t.Errorf("%d creates, want %d", n, maxChosenCandidates)
 		}
@@ -250,11 +250,11 @@ func TestCreateCPUPodWithoutCPUFlavorIDs(t *testing.T) {
 			t.Errorf("notes %q", noteCodes(res))
 		}
 	})
-	t.Run("nothing available: 400 naming cpuFlavorIds, before any create", func(t *testing.T) {
+	t.Run("nothing available: v1's stock-out naming cpuFlavorIds, before any create", func(t *testing.T) {
 		none := strings.ReplaceAll(strings.ReplaceAll(strings.ReplaceAll(cpuChoiceCatalog, `"HIGH"`, `"NONE"`), `"LOW"`, `"NONE"`), `"MEDIUM"`, `"NONE"`)
 		res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img"}`},
 			step{method: "GET", path: "/v2/catalog/cpus", query: "*", status: 200, body: none})
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500)
 		wantMessage(t, res, "cpuFlavorIds: not sent", "vcpuCount 2")
 		if f.count("POST", "/v2/pods") != 0 {
 			t.Error("created anyway")
@@ -392,37 +392,39 @@ func TestCreateNetworkVolumeType(t *testing.T) {
 }
 
 // runpod-mcp 3.x update-endpoint (and create-endpoint) is a v1+v2 union: on
-// v1 it sends the v2 container fields as given. v1 endpoints run what their
-// template says, so these are refused (strict) or dropped with
-// X-Compat-Dropped (lenient), never ignored with only a warning.
-func TestEndpointContainerFieldsRealClientsSend(t *testing.T) {
+// v1 it sends the v2 container fields as given. A v1 endpoint runs its
+// template's settings and v1 ignored these fields (runpod-mcp 3.2 says so),
+// so they are ignored with a warning each, in either compat_mode, never
+// refused (issue 29 item 2); empty values name nothing.
+func TestEndpointContainerFieldsAreIgnoredAsV1Did(t *testing.T) {
 	params := map[string]string{"endpointId": "e1"}
 	body := `{"name":"n","imageName":"img:2","args":"python serve.py","env":{"A":"b"},"gpuPoolIds":["ADA_24"],"ports":[],"containerRegistryAuthId":""}`
-	t.Run("strict: 400 naming each field, before any call", func(t *testing.T) {
-		res, _ := run(t, "UpdateEndpoint", runOpts{params: params, body: body})
-		wantStatus(t, res, 400)
-		wantMessage(t, res, "args: a v1 endpoint runs its template's start command", "env:", "gpuPoolIds: v1 endpoints choose GPUs with gpuTypeIds",
-			"imageName: a v1 endpoint runs its template's image", "V1GW_COMPAT_MODE=lenient")
-		if m := message(t, res); strings.Contains(m, "ports") || strings.Contains(m, "containerRegistryAuthId") {
-			t.Errorf("empty values refused: %q", m)
-		}
-		if !reflect.DeepEqual(noteCodes(res), []string{CodeUntranslatableRefused}) {
-			t.Errorf("notes %q", noteCodes(res))
-		}
-	})
-	t.Run("lenient: dropped with X-Compat-Dropped, the rest applied", func(t *testing.T) {
-		res, f := run(t, "UpdateEndpoint", runOpts{params: params, body: body, options: Options{Lenient: true}},
-			step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: endpoint("e1")}, catalogStep(), releasesStep("e1", 2))
-		wantStatus(t, res, 200)
-		jsonEqual(t, "PATCH body", []byte(f.bodies("PATCH", "/v2/serverless/e1")[0]), `{"name":"n"}`)
-		if !reflect.DeepEqual(res.Dropped, []string{"args", "env", "gpuPoolIds", "imageName"}) {
-			t.Errorf("dropped %q", res.Dropped)
-		}
-	})
+	for _, lenient := range []bool{false, true} {
+		t.Run(fmt.Sprintf("lenient %v: ignored with a warning each, the rest applied", lenient), func(t *testing.T) {
+			res, f := run(t, "UpdateEndpoint", runOpts{params: params, body: body, options: Options{Lenient: lenient}},
+				step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: endpoint("e1")}, catalogStep(), releasesStep("e1", 2))
+			wantStatus(t, res, 200)
+			jsonEqual(t, "PATCH body", []byte(f.bodies("PATCH", "/v2/serverless/e1")[0]), `{"name":"n"}`)
+			wantWarning(t, res, "args was ignored: its start command: a v1 endpoint runs its template's settings")
+			wantWarning(t, res, "env was ignored: its environment")
+			wantWarning(t, res, "gpuPoolIds was ignored: v1 endpoints choose GPUs with gpuTypeIds")
+			wantWarning(t, res, "imageName was ignored: its image")
+			if w := strings.Join(res.Warnings, " "); strings.Contains(w, "ports") || strings.Contains(w, "containerRegistryAuthId") {
+				t.Errorf("empty values named: %q", w)
+			}
+			if len(res.Dropped) != 0 {
+				t.Errorf("dropped %q", res.Dropped)
+			}
+		})
+	}
 	t.Run("on create too", func(t *testing.T) {
-		res, _ := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA L4"],"imageName":"img"}`})
-		wantStatus(t, res, 400)
-		wantMessage(t, res, "imageName:")
+		res, f := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","name":"n","gpuTypeIds":["NVIDIA L4"],"imageName":"img"}`},
+			catalogStep(), step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, releasesStep("ep1", 1))
+		wantStatus(t, res, 200)
+		wantWarning(t, res, "imageName was ignored")
+		if b := f.bodies("POST", "/v2/serverless")[0]; strings.Contains(b, "img") {
+			t.Errorf("create body %s carries the ignored image", b)
+		}
 	})
 }
 

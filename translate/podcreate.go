@@ -2,6 +2,7 @@ package translate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -41,20 +42,15 @@ var (
 // whose reply was lost is recognised afterwards by its name and creation time
 // (afterLostReply).
 func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parsePodCreate(req.Body)
+	in, r := parsePodCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
-	if len(in.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableMessage(in.untrans))
-		}
-		notes.drop(untranslatableFields(in.untrans))
+	if r := decideUntranslatable(req, in.untrans, untranslatablePod, notes); r != nil {
+		return r
 	}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodCreateInput", in.unknownKeys))
-	}
+	warnOutside(notes, "PodCreateInput", in.unknownKeys, in.ignored...)
 	cr := &podCreator{ctx: ctx, req: req, c: c, in: in, notes: notes, start: podNow(req)}
 	return withNotes(cr.run(), notes)
 }
@@ -193,7 +189,7 @@ func (cr *podCreator) resolveMounts() *Result {
 	tm := tpl.Mounts.Persistent
 	if size != nil && *size == 0 {
 		if tm != nil {
-			return Fail(http.StatusBadRequest, fmt.Sprintf("volumeInGb: template %q has a %d GB pod volume, and v2 cannot create a pod from it without one", in.templateID, tm.Size))
+			cr.inlineTemplate(tpl)
 		}
 		return nil
 	}
@@ -209,6 +205,50 @@ func (cr *podCreator) resolveMounts() *Result {
 	}
 	cr.body.Mounts = &podjson.V2Mounts{Persistent: pm}
 	return nil
+}
+
+// inlineTemplate makes the pod from tpl's settings sent in the create
+// instead of its id: volumeInGb 0 (no volume) on a template with a volume,
+// which v1 made without a volume — the virtual kubelet sends exactly this
+// for every templated pod — and v2 cannot (a pod created from templateId
+// gets the template's mount, and the create body has no way to leave it
+// out). The client's own fields win, as they do over a template in v2
+// ("body fields override the template's"); the answer still names
+// templateId, and the fact store remembers it (P8).
+func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
+	in, b := cr.in, &cr.body
+	b.TemplateID = ""
+	if b.Image == "" {
+		b.Image = tpl.Image
+	}
+	if b.Args == nil && tpl.Args != "" {
+		b.Args = ptrTo(tpl.Args)
+	}
+	if b.Disk == nil && tpl.Disk > 0 {
+		b.Disk = ptrTo(tpl.Disk)
+	}
+	if len(b.Env) == 0 && len(tpl.Env) > 0 {
+		var env map[string]string
+		if json.Unmarshal(tpl.Env, &env) == nil && len(env) > 0 {
+			b.Env = env
+		}
+	}
+	if !in.portsSent && len(tpl.Ports) > 0 {
+		var ports []string
+		if json.Unmarshal(tpl.Ports, &ports) == nil && ports != nil {
+			b.Ports = ports
+		}
+	}
+	if b.Registry == "" && tpl.Registry != nil {
+		b.Registry = *tpl.Registry
+	}
+	if g := b.GPU; g != nil && len(g.AllowedCudaVersions) == 0 && g.MinCudaVersion == "" && len(tpl.AllowedCudaVersions) > 0 {
+		g.AllowedCudaVersions = slices.Clone(tpl.AllowedCudaVersions)
+		in.cudaVersions = g.AllowedCudaVersions // the catalog is read for them too
+	}
+	b.StartJupyter = ptrTo(tpl.StartJupyter)
+	cr.notes.warn(CodeTemplateInlined, fmt.Sprintf("volumeInGb 0: template %s has a %d GB pod volume, which v2 cannot leave out of a pod created from it; its settings were sent without the volume instead of templateId, so the pod has no volume, as in v1, and the gateway keeps its templateId",
+		in.templateID, tpl.Mounts.Persistent.Size))
 }
 
 // v2GPUCatalog and v2CPUCatalog are the parts of the catalogs plans read.
@@ -390,7 +430,7 @@ func (cr *podCreator) rankCandidates() *Result {
 			if cr.dcs != nil {
 				where = " within " + strings.Join(cr.dcs, ", ")
 			}
-			return Fail(http.StatusBadRequest, fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
+			return refuseV2(fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
 				strings.Join(in.countryCodes, ", "), where, strings.Join(cr.cands, ", ")))
 		}
 		cr.cands = kept
@@ -402,7 +442,8 @@ func (cr *podCreator) rankCandidates() *Result {
 func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 	in := cr.in
 	field := candidateField(in.cpu)
-	var tried []string
+	var tried, triedWhere []string // each refused candidate: why; where it was tried and why
+	capacity := false              // a refusal said there was no capacity
 	var last *V2Answer
 	retries := 0
 	for i := 0; i < len(cr.cands); i++ {
@@ -449,7 +490,14 @@ func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 			}
 			return p, nil
 		case a.Status == http.StatusBadRequest || a.Status == http.StatusForbidden:
-			tried = append(tried, cand+": "+ProblemMessage(a.Body, a.Status))
+			why := ProblemMessage(a.Body, a.Status)
+			tried = append(tried, cand+": "+why)
+			where := "any data center"
+			if len(body.DataCenterIDs) > 0 {
+				where = strings.Join(body.DataCenterIDs, ", ")
+			}
+			triedWhere = append(triedWhere, cand+" in "+where+": "+why)
+			capacity = capacity || a.Status == http.StatusBadRequest && isCapacityFailure(why)
 			last = a
 			continue
 		case a.Status == http.StatusTooManyRequests:
@@ -473,6 +521,14 @@ func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 	}
 	if last == nil {
 		return nil, Fail(http.StatusBadRequest, field+": no candidate to try")
+	}
+	if capacity {
+		// v1's stock-out (V1StockOut): clients move to their next type on it.
+		spec := fmt.Sprintf("gpuCount %d, %s cloud", in.gpuCount, cr.cloud())
+		if in.cpu {
+			spec = fmt.Sprintf("vcpuCount %d", in.vcpuCount)
+		}
+		return nil, StockOut(fmt.Sprintf("no %s could be placed (%s): %s", field, spec, strings.Join(triedWhere, "; ")))
 	}
 	r := FromV2Error(cr.req.Op, last)
 	if len(tried) > 1 {

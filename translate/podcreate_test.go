@@ -119,9 +119,9 @@ func TestCreatePodBodyMapping(t *testing.T) {
 		},
 		{
 			name: "unknown fields are ignored with a warning",
-			body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"gpuTypeId":"x","bogus":1}`,
+			body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"zzz":"x","bogus":1,"empty":[],"none":{}}`,
 			want: `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE","gpu":{"id":"NVIDIA A40","count":1},"mounts":{"persistent":{"size":20,"path":"/workspace"}},"startSsh":true}`,
-			warn: "bogus, gpuTypeId",
+			warn: "bogus, zzz",
 		},
 	}
 	for _, tc := range tests {
@@ -263,10 +263,10 @@ func TestCreatePodCandidates(t *testing.T) {
 			t.Errorf("second candidate %q, want %q", got, a40)
 		}
 	})
-	t.Run("capacity failure on every candidate", func(t *testing.T) {
+	t.Run("capacity failure on every candidate: v1's stock-out", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: body(`,"gpuTypePriority":"custom"`)}, createFail(400, "no capacity for A"), createFail(400, "no capacity for B"), createFail(403, "forbidden C"), createFail(400, "no capacity for D"))
-		wantStatus(t, res, 400)
-		wantMessage(t, res, "none of the 4 candidates", rtx+": no capacity for A", "NVIDIA H200: no capacity for D", "forbidden C")
+		wantStatus(t, res, 500)
+		wantMessage(t, res, V1StockOut, "no gpuTypeIds could be placed", rtx+" in any data center: no capacity for A", "NVIDIA H200 in any data center: no capacity for D", "forbidden C")
 		if n := f.count("POST", "/v2/pods"); n != 4 {
 			t.Errorf("%d creates, want 4", n)
 		}
@@ -558,11 +558,12 @@ func TestCreatePodNetworkVolumeErrors(t *testing.T) {
 			step{method: "GET", path: "/v2/network-volumes/a%2Fb%3Fc", status: 404, body: problem(404, "network volume not found")})
 		wantStatus(t, res, 400)
 	})
-	t.Run("template with a volume cannot be created without one", func(t *testing.T) {
+	t.Run("template with a volume and volumeInGb 0: its settings without the volume (volumezero_test.go)", func(t *testing.T) {
 		tpl := `{"id":"tpl1","name":"t","image":"img:t","args":"","disk":30,"mounts":{"persistent":{"size":40,"path":"/data"}},"ports":[],"env":{},"registry":null,"serverless":false,"public":false,"category":"NVIDIA","startSsh":true,"startJupyter":false,"allowedCudaVersions":[]}`
-		res, _ := run(t, "CreatePod", runOpts{body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"],"volumeInGb":0}`},
-			step{method: "GET", path: "/v2/templates/tpl1", status: 200, body: tpl})
-		wantStatus(t, res, 400)
-		wantMessage(t, res, "volumeInGb", "tpl1")
+		res, f := run(t, "CreatePod", runOpts{body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"],"volumeInGb":0}`},
+			step{method: "GET", path: "/v2/templates/tpl1", status: 200, body: tpl}, createStep(newPod("p1")))
+		wantStatus(t, res, 201)
+		jsonEqual(t, "v2 create body", []byte(f.bodies("POST", "/v2/pods")[0]),
+			`{"name":"my pod","image":"img:t","disk":30,"ports":[],"gpu":{"id":"NVIDIA A40","count":1},"startSsh":true,"startJupyter":false}`)
 	})
 }

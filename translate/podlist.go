@@ -220,7 +220,7 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if r != nil {
 			return r
 		}
-		return podListAnswer(nil, filterWorkers(q, workers, q.includeMachine), 0)
+		return podListAnswer(nil, workerTemplates(ctx, req, q, filterWorkers(q, workers, q.includeMachine)), 0)
 	}
 	streamable := !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers && (q.templateID == nil || req.Facts == nil) && !req.Models
 	if sc, ok := c.(StreamCaller); ok && streamable {
@@ -268,7 +268,7 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if r != nil {
 			return r
 		}
-		workers = filterWorkers(q, all, q.includeMachine)
+		workers = workerTemplates(ctx, req, q, filterWorkers(q, all, q.includeMachine))
 	}
 	if req.Models {
 		models := make([]PodModel, len(pods))
@@ -564,8 +564,11 @@ type podWorker struct {
 // v1Worker is a v1 Pod built from a v2 Worker: what v2 tells about workers
 // is far less than about pods; everything else is omitted.
 type v1Worker struct {
-	ID            string                `json:"id"`
-	Image         string                `json:"image,omitempty"`
+	ID    string `json:"id"`
+	Image string `json:"image,omitempty"`
+	// TemplateID is the endpoint's (a v1 worker is a pod made from its
+	// endpoint's template), when known (workerTemplates).
+	TemplateID    string                `json:"templateId,omitempty"`
 	DesiredStatus string                `json:"desiredStatus"`
 	GPU           *podjson.V1PodGPU     `json:"gpu,omitempty"`
 	LastStartedAt string                `json:"lastStartedAt,omitempty"`
@@ -619,7 +622,7 @@ func allWorkers(ctx context.Context, req *Request, c Caller) ([]podWorker, *Resu
 		return nil, r
 	}
 	if len(eps.Endpoints) > maxWorkerEndpoints {
-		return nil, Fail(http.StatusBadRequest, fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): filter with endpointId instead",
+		return nil, refuseV2(fmt.Sprintf("includeWorkers: the account has %d serverless endpoints; listing all their workers would take %d v2 calls (the gateway's limit is %d endpoints): filter with endpointId instead",
 			len(eps.Endpoints), len(eps.Endpoints)+1, maxWorkerEndpoints))
 	}
 	var all []podWorker
@@ -631,6 +634,29 @@ func allWorkers(ctx context.Context, req *Request, c Caller) ([]podWorker, *Resu
 		all = append(all, ws...)
 	}
 	return all, nil
+}
+
+// workerTemplates gives workers their endpoint's templateId from the fact
+// store (a v1 worker is a pod made from its endpoint's template), then
+// applies the templateId filter, which only a worker with a known
+// templateId can match.
+func workerTemplates(ctx context.Context, req *Request, q *podQuery, ws []v1Worker) []v1Worker {
+	var ids []string
+	for i := range ws {
+		if id := ws[i].EndpointID; id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	known := lookupFacts(ctx, req, FactEndpoint, ids)
+	out := ws[:0]
+	for _, w := range ws {
+		w.TemplateID = known[w.EndpointID].TemplateID
+		if q.templateID != nil && *q.templateID != w.TemplateID {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // filterWorkers applies the v1 filters to workers (a filter on something a
@@ -654,7 +680,7 @@ func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
 		switch {
 		case q.computeType == "GPU" && w.GPUCount == 0,
 			q.computeType == "CPU" && w.GPUCount > 0,
-			q.cpuFlavorIDs != nil, q.name != nil, q.networkVolume != nil, q.templateID != nil,
+			q.cpuFlavorIDs != nil, q.name != nil, q.networkVolume != nil,
 			q.gpuTypeIDs != nil && !slices.Contains(q.gpuTypeIDs, gpuType),
 			q.dataCenterIDs != nil && !slices.Contains(q.dataCenterIDs, dc),
 			q.desiredStatus != "" && q.desiredStatus != "RUNNING",

@@ -39,7 +39,9 @@ type v2TemplateForPod struct {
 	Public     bool            `json:"public"`
 	Serverless bool            `json:"serverless"`
 	// StartSSH and StartJupyter are read for the GraphQL door's
-	// PodTemplate (models.go); v1 templates had neither.
+	// PodTemplate (models.go), and StartJupyter for a pod created from
+	// the template's settings sent inline (inlineTemplate); v1 templates
+	// had neither.
 	StartSSH     bool `json:"startSsh"`
 	StartJupyter bool `json:"startJupyter"`
 	// AllowedCudaVersions seeds an endpoint's when the template is spread

@@ -7,7 +7,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"strings"
 	"time"
 
 	"github.com/v1gateway/v1gateway/podjson"
@@ -83,10 +82,6 @@ func withNotes(r *Result, notes *Result) *Result {
 	return r
 }
 
-func unknownFieldsWarning(schema string, keys []string) string {
-	return "ignored field(s) that are not part of v1 " + schema + ": " + strings.Join(keys, ", ")
-}
-
 // podAnswerOf is the v1 answer with the R-Pod of p.
 func podAnswerOf(status int, p *podjson.V2Pod) *Result {
 	out := podjson.V1PodFrom(p)
@@ -141,20 +136,15 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	u, msg := parsePodUpdate(req.Body)
+	u, r := parsePodUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes := &Result{}
-	if len(u.untrans) > 0 {
-		if !req.Options.Lenient {
-			return refuse(CodeUntranslatableRefused, untranslatableMessage(u.untrans))
-		}
-		notes.drop(untranslatableFields(u.untrans))
+	if r := decideUntranslatable(req, u.untrans, untranslatablePod, notes); r != nil {
+		return r
 	}
-	if len(u.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("PodUpdateInput", u.unknownKeys))
-	}
+	warnOutside(notes, "PodUpdateInput", u.unknownKeys)
 	var cur *podjson.V2Pod
 	keepKey := u.body.Env != nil && !hasKey(*u.body.Env, publicKeyEnv)
 	if u.needsPod() || u.fields == 0 || keepKey {
@@ -162,7 +152,7 @@ func updatePodPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 		if msg := u.applyMounts(cur); msg != "" {
-			return withNotes(Fail(http.StatusBadRequest, msg), notes)
+			return withNotes(refuseV2(msg), notes)
 		}
 	}
 	if keepKey {

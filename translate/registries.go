@@ -80,9 +80,7 @@ func createRegistryPlan(ctx context.Context, req *Request, c Caller) *Result {
 		return Fail(http.StatusBadRequest, msg)
 	}
 	notes := &Result{}
-	if len(unknown) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning("ContainerRegistryAuthCreateInput", unknown))
-	}
+	warnOutside(notes, "ContainerRegistryAuthCreateInput", unknown)
 	a, r := callV2(ctx, req, c, http.MethodPost, "/v2/registries", body)
 	if r != nil {
 		return withNotes(r, notes)

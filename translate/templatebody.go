@@ -2,7 +2,7 @@ package translate
 
 import (
 	"fmt"
-	"strings"
+	"net/http"
 
 	"github.com/v1gateway/v1gateway/podjson"
 )
@@ -18,7 +18,9 @@ var (
 		"volumeInGb", "volumeMountPath")
 	templateUpdateFields = setOf("containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint",
 		"dockerStartCmd", "env", "imageName", "isPublic", "name", "ports", "readme", "volumeInGb",
-		"volumeMountPath")
+		"volumeMountPath",
+		// Outside the v1 document, translated (OutsideFields).
+		"category", "isServerless")
 )
 
 const (
@@ -59,11 +61,15 @@ type v2UpdateTemplateBody struct {
 	Registry *podjson.NullableString `json:"registry,omitempty"`
 	Mounts   *v2TemplateMounts       `json:"mounts,omitempty"`
 	Public   *bool                   `json:"public,omitempty"`
+	// category and serverless are outside v1's update input
+	// (OutsideFields).
+	Category   *string `json:"category,omitempty"`
+	Serverless *bool   `json:"serverless,omitempty"`
 }
 
 func (b *v2UpdateTemplateBody) empty() bool {
 	return b.Name == nil && b.Image == nil && b.Args == nil && b.Disk == nil && b.Env == nil &&
-		b.Ports == nil && b.Registry == nil && b.Mounts == nil && b.Public == nil
+		b.Ports == nil && b.Registry == nil && b.Mounts == nil && b.Public == nil && b.Category == nil && b.Serverless == nil
 }
 
 // templateInput is what both template bodies share.
@@ -73,16 +79,9 @@ type templateInput struct {
 	untrans     []untranslatable
 }
 
-// untranslatableTemplateMessage is the 400 message naming every
-// untranslatable template field.
-func untranslatableTemplateMessage(us []untranslatable) string {
-	parts := make([]string, len(us))
-	for i, u := range us {
-		parts[i] = u.field + ": " + u.why
-	}
-	return "cannot be translated to the v2 API without changing what containers created from the template do: " +
-		strings.Join(parts, "; ") + " (remove these fields, or run the gateway with V1GW_COMPAT_MODE=lenient to drop them)"
-}
+// untranslatableTemplate is what an untranslatable template field would
+// change (decideUntranslatable's intro).
+const untranslatableTemplate = "cannot be translated to the v2 API without changing what containers created from the template do"
 
 func (b *bodyFields) templateCommon(in *templateInput) {
 	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {
@@ -93,8 +92,9 @@ func (b *bodyFields) templateCommon(in *templateInput) {
 	}
 }
 
-// volumeSize reads volumeInGb (v2 persistent mounts are at least 10 GB).
-func (b *bodyFields) volumeSize(allowZero bool) (*int, bool) {
+// volumeSize reads volumeInGb (v2 persistent mounts are at least 10 GB; 0
+// means no volume).
+func (b *bodyFields) volumeSize() (*int, bool) {
 	v, ok := b.integer("volumeInGb")
 	if !ok {
 		return nil, false
@@ -102,10 +102,8 @@ func (b *bodyFields) volumeSize(allowZero bool) (*int, bool) {
 	switch {
 	case v < 0:
 		b.fail("volumeInGb", "must not be negative, got %d", v)
-	case v == 0 && !allowZero:
-		b.fail("volumeInGb", "0 would remove the template's volume, which v2 cannot do")
 	case v > 0 && v < v2PersistentMinimum:
-		b.fail("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do", v2PersistentMinimum, v)
+		b.v2Limit("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do", v2PersistentMinimum, v)
 	}
 	return &v, true
 }
@@ -120,10 +118,10 @@ type templateCreate struct {
 
 // parseTemplateCreate validates a v1 TemplateCreateInput and builds the v2
 // body with v1's defaults (P2).
-func parseTemplateCreate(body []byte) (*templateCreate, string) {
+func parseTemplateCreate(body []byte) (*templateCreate, *Result) {
 	b, msg := parseBodyObject(body, "TemplateCreateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	in := &templateCreate{}
 	in.unknownKeys = b.unknown(templateCreateFields)
@@ -147,7 +145,7 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 	out.Disk = v1DefaultDisk
 	if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		out.Disk = d
 	}
@@ -171,7 +169,7 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 	if v, ok := b.boolean("isServerless"); ok {
 		out.Serverless = v
 	}
-	size, sizeSent := b.volumeSize(true)
+	size, sizeSent := b.volumeSize()
 	path := v1DefaultMountPath
 	if s, ok := b.str("volumeMountPath"); ok && s != "" {
 		path = s
@@ -190,9 +188,9 @@ func parseTemplateCreate(body []byte) (*templateCreate, string) {
 		out.Mounts = &v2TemplateMounts{Persistent: &podjson.V2PersistentMount{Size: s, Path: path}}
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid TemplateCreateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("TemplateCreateInput")
 	}
-	return in, ""
+	return in, nil
 }
 
 // ---------------------------------------------------------------------------
@@ -207,10 +205,10 @@ type templateUpdate struct {
 	mountPath  string
 }
 
-func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
+func parseTemplateUpdate(body []byte) (*templateUpdate, *Result) {
 	b, msg := parseBodyObject(body, "TemplateUpdateInput")
 	if b == nil {
-		return nil, msg
+		return nil, Fail(http.StatusBadRequest, msg)
 	}
 	u := &templateUpdate{}
 	u.unknownKeys = b.unknown(templateUpdateFields)
@@ -224,7 +222,7 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 	}
 	if d, ok := b.integer("containerDiskInGb"); ok {
 		if d < 1 {
-			b.fail("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
+			b.v2Limit("containerDiskInGb", "must be at least 1 GB (v2 rule), got %d", d)
 		}
 		out.Disk = &d
 	}
@@ -245,14 +243,20 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, string) {
 	if v, ok := b.boolean("isPublic"); ok {
 		out.Public = &v
 	}
-	u.volumeInGb, _ = b.volumeSize(false)
+	if s, ok := b.enum("category", v1TemplateCategories); ok {
+		out.Category = &s
+	}
+	if v, ok := b.boolean("isServerless"); ok {
+		out.Serverless = &v
+	}
+	u.volumeInGb, _ = b.volumeSize()
 	if s, ok := b.str("volumeMountPath"); ok {
 		u.mountPath = s
 	}
 	if len(b.errs) > 0 {
-		return nil, "invalid TemplateUpdateInput: " + strings.Join(b.errs, "; ")
+		return nil, b.failure("TemplateUpdateInput")
 	}
-	return u, ""
+	return u, nil
 }
 
 // needsTemplate reports whether the update needs the current template
@@ -263,6 +267,14 @@ func (u *templateUpdate) needsTemplate() bool { return u.volumeInGb != nil || u.
 // the full entry. It returns the 400 message when v2 cannot do it.
 func (u *templateUpdate) applyMounts(cur *v2TemplateForPod) string {
 	if !u.needsTemplate() {
+		return ""
+	}
+	if u.volumeInGb != nil && *u.volumeInGb == 0 {
+		// 0 is "no volume" (v1): nothing to change on a template without one
+		// (a mount path has nothing to move); v2 cannot remove one.
+		if c := cur.Mounts.Persistent; c != nil {
+			return fmt.Sprintf("volumeInGb: 0 would remove template %q's %d GB volume, which v2 cannot do (a template's volume can be resized, not removed)", cur.ID, c.Size)
+		}
 		return ""
 	}
 	pm := podjson.V2PersistentMount{Path: v1DefaultMountPath}

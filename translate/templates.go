@@ -60,15 +60,10 @@ func templateAnswer(status int, t *v2TemplateForPod) *Result {
 // and update: nil Result when the request may go on.
 func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Result) {
 	notes := &Result{}
-	if len(in.untrans) > 0 {
-		if !req.Options.Lenient {
-			return nil, refuse(CodeUntranslatableRefused, untranslatableTemplateMessage(in.untrans))
-		}
-		notes.drop(untranslatableFields(in.untrans))
+	if r := decideUntranslatable(req, in.untrans, untranslatableTemplate, notes); r != nil {
+		return nil, r
 	}
-	if len(in.unknownKeys) > 0 {
-		notes.warn(CodeUnknownFields, unknownFieldsWarning(schema, in.unknownKeys))
-	}
+	warnOutside(notes, schema, in.unknownKeys)
 	if in.readme {
 		notes.warn(CodeReadmeDropped, warnReadme)
 	}
@@ -79,9 +74,9 @@ func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Re
 // #19 POST /templates
 
 func createTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
-	in, msg := parseTemplateCreate(req.Body)
+	in, r := parseTemplateCreate(req.Body)
 	if in == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes, r := templateNotes(req, &in.templateInput, "TemplateCreateInput")
 	if r != nil {
@@ -205,9 +200,9 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	u, msg := parseTemplateUpdate(req.Body)
+	u, r := parseTemplateUpdate(req.Body)
 	if u == nil {
-		return Fail(http.StatusBadRequest, msg)
+		return r
 	}
 	notes, r := templateNotes(req, &u.templateInput, "TemplateUpdateInput")
 	if r != nil {
@@ -220,7 +215,7 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 		if msg := u.applyMounts(cur); msg != "" {
-			return withNotes(Fail(http.StatusBadRequest, msg), notes)
+			return withNotes(refuseV2(msg), notes)
 		}
 		if u.body.empty() {
 			// Nothing v2 can change: the template as it is, without a PATCH.

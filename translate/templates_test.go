@@ -237,13 +237,15 @@ func TestUpdateTemplate(t *testing.T) {
 		{name: "path keeps the size", body: `{"volumeMountPath":"/data"}`, pre: []step{get(cur)}, want: `{"mounts":{"persistent":{"size":20,"path":"/data"}}}`},
 		{name: "a volume added", body: `{"volumeInGb":30}`, pre: []step{get(noMount)}, want: `{"mounts":{"persistent":{"size":30,"path":"/workspace"}}}`},
 		{name: "path without a volume", body: `{"volumeMountPath":"/data"}`, pre: []step{get(noMount)}, status: 400, msg: "has no volume"},
-		{name: "volume 0", body: `{"volumeInGb":0}`, status: 400, msg: "0 would remove"},
+		{name: "volume 0 on a template with a volume", body: `{"volumeInGb":0}`, pre: []step{get(cur)}, status: 400, msg: "0 would remove"},
+		{name: "volume 0 on a template without one: nothing to change", body: `{"volumeInGb":0}`, pre: []step{get(noMount)}},
 		{name: "readme only: no PATCH", body: `{"readme":"text"}`, pre: []step{get(cur)}, warn: []string{"readme was not stored"}},
 		{name: "empty body", body: `{}`, pre: []step{get(cur)}},
 		{name: "serverless template warns about rollouts", body: `{"imageName":"w:2"}`, answer: tpl("t1", set("serverless", true), set("mounts", `{}`)),
 			want: `{"image":"w:2"}`, warn: []string{"no longer roll out"}},
 		{name: "entrypoint", body: `{"dockerEntrypoint":["x"]}`, status: 400, msg: "dockerEntrypoint"},
-		{name: "category is not part of the update", body: `{"category":"AMD","name":"x"}`, want: `{"name":"x"}`, warn: []string{"category"}},
+		{name: "category and isServerless, outside the update input, are v2's (the official Terraform provider sends them)", body: `{"category":"AMD","isServerless":true,"name":"x"}`,
+			want: `{"name":"x","category":"AMD","serverless":true}`, answer: tpl("t1", set("serverless", true), set("category", "AMD"), set("mounts", `{}`)), warn: []string{"no longer roll out"}},
 	}
 	for _, tc := range tests {
 		for _, opName := range []string{"UpdateTemplate", "UpdateTemplateViaPost"} {

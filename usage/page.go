@@ -164,9 +164,9 @@ type pageOpRow struct {
 }
 
 type pageNote struct {
-	Op, Code, Message, Last string
-	Count                   int64
-	Lossy                   bool
+	Op, Code, Field, Message, Last string
+	Count                          int64
+	Lossy                          bool
 }
 
 type pageKey struct {
@@ -261,7 +261,7 @@ func (r *Report) WritePage(w io.Writer, o PageOptions) error {
 			}
 		}
 		for _, n := range k.Notes {
-			pk.Notes = append(pk.Notes, pageNote{Op: n.Operation, Code: n.Code, Message: n.LastMessage, Count: n.Count, Last: ago(now, n.LastSeen)})
+			pk.Notes = append(pk.Notes, pageNote{Op: n.Operation, Code: n.Code, Field: n.Field, Message: n.LastMessage, Count: n.Count, Last: ago(now, n.LastSeen)})
 		}
 		d.Keys = append(d.Keys, pk)
 	}
@@ -455,7 +455,7 @@ Rule (operator guide, "Retiring the gateway"): no v1 call and no /v2 or /graphql
 <td data-label="v1 calls" class="num">{{.Calls}}</td>
 <td data-label="Last 30 days">{{with .Spark}}<svg class="spark" xmlns="http://www.w3.org/2000/svg" width="{{f .W}}" height="{{f .H}}" viewBox="0 0 {{f .W}} {{f .H}}" role="img" aria-label="{{.Total}} v1 calls in the last 30 days"><g fill="#3b6fd8">{{range .Bars}}<rect x="{{f .X}}" y="{{f .Y}}" width="{{f .W}}" height="{{f .H}}"><title>{{.Title}}</title></rect>{{end}}</g></svg>{{end}}</td>
 <td data-label="Operations"><ul class="ops">{{range .Ops}}<li class="op"><b>{{.Name}}</b> <span class="muted">×{{.Count}}, {{.Last}}</span>{{if .Route}}<br/><code>{{.Route}}</code>{{end}}{{if .V2}} → <span class="v2">{{range $i, $c := .V2}}{{if $i}}, {{end}}<code>{{$c}}</code>{{end}}</span>{{end}}{{if .Doc}} · <a href="{{.Doc}}">COMPATIBILITY.md</a>{{end}}</li>{{end}}{{range .Other}}<li class="other">{{.}}</li>{{end}}</ul></td>
-<td data-label="Notes">{{if .Notes}}<ul class="ops notes">{{range .Notes}}<li class="note"><code>{{.Code}}</code> in {{.Op}} ×{{.Count}}, {{.Last}}{{if .Message}}<br/><span class="muted">“{{.Message}}”</span>{{end}}</li>{{end}}</ul>{{else}}<span class="muted">none</span>{{end}}</td>
+<td data-label="Notes">{{if .Notes}}<ul class="ops notes">{{range .Notes}}<li class="note"><code>{{.Code}}</code>{{if .Field}} ({{.Field}}){{end}} in {{.Op}} ×{{.Count}}, {{.Last}}{{if .Message}}<br/><span class="muted">“{{.Message}}”</span>{{end}}</li>{{end}}</ul>{{else}}<span class="muted">none</span>{{end}}</td>
 </tr>
 {{else}}<tr><td colspan="6" class="muted">No key has called the gateway (in the store's retention).</td></tr>
 {{end}}</tbody>
@@ -465,8 +465,8 @@ Rule (operator guide, "Retiring the gateway"): no v1 call and no /v2 or /graphql
 {{if .Notes}}<h2>Compatibility notes, all keys</h2>
 <div class="card">
 <table class="notes">
-<thead><tr><th>Code</th><th>Count</th><th>Keys</th><th>Last seen</th></tr></thead>
-<tbody>{{range .Notes}}<tr><td><code>{{.Code}}</code></td><td class="num">{{.Count}}</td><td class="num">{{.Keys}}</td><td>{{.LastSeen.Format "2006-01-02 15:04"}}</td></tr>{{end}}</tbody>
+<thead><tr><th>Code</th><th>Fields</th><th>Count</th><th>Keys</th><th>Last seen</th></tr></thead>
+<tbody>{{range .Notes}}<tr><td><code>{{.Code}}</code></td><td>{{range $i, $f := .Fields}}{{if $i}}, {{end}}{{$f.Field}} ×{{$f.Count}}{{end}}</td><td class="num">{{.Count}}</td><td class="num">{{.Keys}}</td><td>{{.LastSeen.Format "2006-01-02 15:04"}}</td></tr>{{end}}</tbody>
 </table>
 </div>{{end}}
 

@@ -17,7 +17,9 @@ import (
 //	<prefix>keys              set of every key id seen
 //	<prefix>{<key id>}        hash: <op>:count, <op>:first, <op>:last (unix ms)
 //	<prefix>notes:{<key id>}  hash: <op>|<code>:count, :first, :last, :msg
-//	                          (compatibility notes, Entry.Code set)
+//	                          (compatibility notes, Entry.Code set), or
+//	                          <op>|<code>|<field>:… for a note about one
+//	                          field (Entry.Field set)
 //	<prefix>days:{<key id>}   hash: <op>|<day>: calls that UTC day (days
 //	                          since 1970-01-01), HistoryDays of them; _pruned:
 //	                          the day old days were last deleted
@@ -210,7 +212,7 @@ func (s *RedisStore) Add(ctx context.Context, batch string, deltas []Entry) ([]E
 		for _, e := range byKey[k] {
 			if e.Code != "" {
 				b.notes = append(b.notes, e)
-				noteArgs = append(noteArgs, e.Op+"|"+e.Code, e.Count, unixMs(e.First), unixMs(e.Last), e.Message)
+				noteArgs = append(noteArgs, noteField(e), e.Count, unixMs(e.First), unixMs(e.Last), e.Message)
 				continue
 			}
 			b.calls = append(b.calls, e)
@@ -263,7 +265,7 @@ func (s *RedisStore) Add(ctx context.Context, batch string, deltas []Entry) ([]E
 			// The counts are in; only the key id's membership in the set
 			// is missing. Retry it with a zero delta.
 			for _, x := range append(b.calls, b.notes...) {
-				notApplied = append(notApplied, Entry{KeyID: x.KeyID, Op: x.Op, Code: x.Code, First: x.First, Last: x.Last})
+				notApplied = append(notApplied, Entry{KeyID: x.KeyID, Op: x.Op, Code: x.Code, Field: x.Field, First: x.First, Last: x.Last})
 			}
 			fail(e)
 		}
@@ -315,8 +317,19 @@ func (s *RedisStore) Entries(ctx context.Context) ([]Entry, error) {
 	return out, nil
 }
 
+// noteField is the notes-hash field of a note: "<op>|<code>", or
+// "<op>|<code>|<field>" for a note about one field (operations, codes and
+// field names hold no '|' or ':').
+func noteField(e Entry) string {
+	if e.Field != "" {
+		return e.Op + "|" + e.Code + "|" + e.Field
+	}
+	return e.Op + "|" + e.Code
+}
+
 // parseHash turns one key id's hash into entries, sorted by operation (and
-// code). notes: the hash is the notes hash, whose fields are "<op>|<code>".
+// code and field). notes: the hash is the notes hash, whose fields are
+// noteField's.
 func parseHash(keyID string, h map[string]string, notes bool) []Entry {
 	byOp := map[string]*Entry{}
 	get := func(field string) *Entry {
@@ -324,8 +337,9 @@ func parseHash(keyID string, h map[string]string, notes bool) []Entry {
 		if !ok {
 			e = &Entry{KeyID: keyID, Op: field}
 			if notes {
-				j := strings.LastIndexByte(field, '|')
+				j := strings.IndexByte(field, '|')
 				e.Op, e.Code = field[:j], field[j+1:]
+				e.Code, e.Field, _ = strings.Cut(e.Code, "|")
 			}
 			byOp[field] = e
 		}
@@ -337,7 +351,7 @@ func parseHash(keyID string, h map[string]string, notes bool) []Entry {
 			continue
 		}
 		op, what := field[:i], field[i+1:]
-		if notes && strings.LastIndexByte(op, '|') <= 0 {
+		if notes && strings.IndexByte(op, '|') <= 0 {
 			continue
 		}
 		if what == "msg" {
@@ -369,7 +383,10 @@ func parseHash(keyID string, h map[string]string, notes bool) []Entry {
 		if out[i].Op != out[j].Op {
 			return out[i].Op < out[j].Op
 		}
-		return out[i].Code < out[j].Code
+		if out[i].Code != out[j].Code {
+			return out[i].Code < out[j].Code
+		}
+		return out[i].Field < out[j].Field
 	})
 	return out
 }

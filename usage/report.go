@@ -3,6 +3,7 @@ package usage
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -63,13 +64,27 @@ type NoteTotal struct {
 	Count    int64     `json:"count"`
 	Keys     int       `json:"keys"`
 	LastSeen time.Time `json:"last_seen"`
+	// Fields split the count of a code given about single fields (a
+	// refused minRAMPerGPU) by field, most counted first.
+	Fields []FieldTotal `json:"fields,omitempty"`
+}
+
+// FieldTotal is how often one note code was given about one field, to how
+// many key ids.
+type FieldTotal struct {
+	Field string `json:"field"`
+	Count int64  `json:"count"`
+	Keys  int    `json:"keys"`
 }
 
 // NoteUsage is how often one key id was given one kind of note in one v1
 // operation, with the latest message.
 type NoteUsage struct {
-	Operation   string    `json:"operation"`
-	Code        string    `json:"code"`
+	Operation string `json:"operation"`
+	Code      string `json:"code"`
+	// Field is the v1 field the note is about (a refusal or a drop of one
+	// field), "" for a note about no single field.
+	Field       string    `json:"field,omitempty"`
 	Count       int64     `json:"count"`
 	FirstSeen   time.Time `json:"first_seen"`
 	LastSeen    time.Time `json:"last_seen"`
@@ -147,7 +162,7 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 			byKey[e.KeyID] = k
 		}
 		if e.Code != "" {
-			k.Notes = append(k.Notes, NoteUsage{Operation: e.Op, Code: e.Code, Count: e.Count,
+			k.Notes = append(k.Notes, NoteUsage{Operation: e.Op, Code: e.Code, Field: e.Field, Count: e.Count,
 				FirstSeen: e.First.UTC(), LastSeen: e.Last.UTC(), LastMessage: e.Message})
 			t, ok := noteTotals[e.Code]
 			if !ok {
@@ -238,6 +253,20 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 				keysOfCode[n.Code] = true
 				noteTotals[n.Code].Keys++
 			}
+			if n.Field == "" {
+				continue
+			}
+			t := noteTotals[n.Code]
+			i := slices.IndexFunc(t.Fields, func(f FieldTotal) bool { return f.Field == n.Field })
+			if i < 0 {
+				i = len(t.Fields)
+				t.Fields = append(t.Fields, FieldTotal{Field: n.Field})
+			}
+			t.Fields[i].Count += n.Count
+			if !keysOfCode[n.Code+"|"+n.Field] {
+				keysOfCode[n.Code+"|"+n.Field] = true
+				t.Fields[i].Keys++
+			}
 		}
 		sort.Slice(k.Notes, func(i, j int) bool {
 			a, b := k.Notes[i], k.Notes[j]
@@ -247,7 +276,10 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 			if a.Operation != b.Operation {
 				return a.Operation < b.Operation
 			}
-			return a.Code < b.Code
+			if a.Code != b.Code {
+				return a.Code < b.Code
+			}
+			return a.Field < b.Field
 		})
 		r.Keys = append(r.Keys, *k)
 	}
@@ -275,6 +307,13 @@ func BuildReport(entries []Entry, names map[string]string, store string, now tim
 	}
 	r.Summary.V1OperationsEver = len(opTotals)
 	for _, t := range noteTotals {
+		sort.Slice(t.Fields, func(i, j int) bool {
+			a, b := t.Fields[i], t.Fields[j]
+			if a.Count != b.Count {
+				return a.Count > b.Count
+			}
+			return a.Field < b.Field
+		})
 		r.Summary.Notes = append(r.Summary.Notes, *t)
 	}
 	sort.Slice(r.Summary.Notes, func(i, j int) bool {
@@ -365,11 +404,11 @@ func (r *Report) WriteCSV(w io.Writer) error {
 }
 
 // NotesCSVHeader is the first row of WriteNotesCSV.
-var NotesCSVHeader = []string{"key_id", "name", "operation", "code", "count", "first_seen", "last_seen", "last_message"}
+var NotesCSVHeader = []string{"key_id", "name", "operation", "code", "field", "count", "first_seen", "last_seen", "last_message"}
 
-// WriteNotesCSV writes one row per key id, operation and note code, in the
-// report's order (keys as in WriteCSV, each key's notes most recent first),
-// times in RFC 3339 UTC.
+// WriteNotesCSV writes one row per key id, operation, note code and field
+// ("" for a note about no single field), in the report's order (keys as in
+// WriteCSV, each key's notes most recent first), times in RFC 3339 UTC.
 func (r *Report) WriteNotesCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(NotesCSVHeader); err != nil {
@@ -377,7 +416,7 @@ func (r *Report) WriteNotesCSV(w io.Writer) error {
 	}
 	for _, k := range r.Keys {
 		for _, n := range k.Notes {
-			if err := cw.Write([]string{k.KeyID, csvSafe(k.Name), n.Operation, n.Code, strconv.FormatInt(n.Count, 10),
+			if err := cw.Write([]string{k.KeyID, csvSafe(k.Name), n.Operation, n.Code, n.Field, strconv.FormatInt(n.Count, 10),
 				n.FirstSeen.UTC().Format(time.RFC3339), n.LastSeen.UTC().Format(time.RFC3339), csvSafe(n.LastMessage)}); err != nil {
 				return err
 			}

@@ -13,7 +13,9 @@
 // The same counters hold the compatibility notes (P7a): how often each key
 // id met each kind of warning, lenient drop, emulation or refusal in each v1
 // operation, with the latest message (Batcher.RecordNote; an Entry with a
-// Code). They are batched and flushed with the call counts.
+// Code), and, for a note about one field (a refused minRAMPerGPU, a dropped
+// dockerEntrypoint), per field (Batcher.RecordFieldNote; Entry.Field). They
+// are batched and flushed with the call counts.
 //
 // Call counts also keep a count per UTC day (Entry.Days) for the last
 // HistoryDays days: the same batches carry them, so the daily history is
@@ -26,6 +28,7 @@ import (
 	"encoding/hex"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -44,6 +47,11 @@ const PassThrough = "v2-passthrough"
 // gateway is switched off).
 const GraphQL = "graphql"
 
+// Anonymous is the key id under which /graphql calls sent without any key
+// are counted (they are limited per client address, but never counted per
+// address: the report names keys, and an address is not one).
+const Anonymous = "anonymous"
+
 // graphQLFieldPrefix starts the operation name of a GraphQL root field the
 // gateway answered from v2 (graphql_mode translate or auto): "graphql:myself".
 const graphQLFieldPrefix = "graphql:"
@@ -55,6 +63,9 @@ func GraphQLField(name string) string { return graphQLFieldPrefix + name }
 // MaxNoteMessage bounds the length of a note's message kept in the store
 // (longer ones are cut): messages may echo field names a client sent.
 const MaxNoteMessage = 500
+
+// MaxNoteField bounds the field name of a note (v1 field names are short).
+const MaxNoteField = 64
 
 // Recorder counts calls. Record must be cheap and never block on I/O: it is
 // called on the request path.
@@ -73,6 +84,9 @@ type Entry struct {
 	Last  time.Time
 	// Code is "" for a call count, else a note code (translate.NoteCodes).
 	Code string
+	// Field is the v1 field a note is about ("" for a call count and for a
+	// note about no single field).
+	Field string
 	// Message is a note's latest message ("" for a call count).
 	Message string
 	// Days are a call count's counts per UTC day, oldest first (nil for a
@@ -142,9 +156,9 @@ type Stats struct {
 	Dropped     uint64 // calls not counted because MaxPending was reached
 }
 
-type pairKey struct{ keyID, op, code string }
+type pairKey struct{ keyID, op, code, field string }
 
-func keyOf(e *Entry) pairKey { return pairKey{e.KeyID, e.Op, e.Code} }
+func keyOf(e *Entry) pairKey { return pairKey{e.KeyID, e.Op, e.Code, e.Field} }
 
 // Batcher implements Recorder: it counts in memory and flushes to a Store.
 type Batcher struct {
@@ -254,7 +268,7 @@ func (b *Batcher) Record(keyID, op string) {
 	if keyID == "" || op == "" {
 		return
 	}
-	b.record(pairKey{keyID, op, ""}, "")
+	b.record(pairKey{keyID, op, "", ""}, "")
 }
 
 // RecordNote counts one compatibility note of kind code given to keyID in
@@ -262,10 +276,21 @@ func (b *Batcher) Record(keyID, op string) {
 // Like Record, it only updates the in-process map. Empty key ids,
 // operations or codes are ignored.
 func (b *Batcher) RecordNote(keyID, op, code, msg string) {
+	b.RecordFieldNote(keyID, op, code, "", msg)
+}
+
+// RecordFieldNote is RecordNote for a note about one v1 field, counted
+// apart per field. A field name the stores could not keep apart (empty,
+// longer than MaxNoteField bytes, or holding '|' or ':') is counted as a
+// note about no single field.
+func (b *Batcher) RecordFieldNote(keyID, op, code, field, msg string) {
 	if keyID == "" || op == "" || code == "" {
 		return
 	}
-	b.record(pairKey{keyID, op, code}, truncateMessage(msg))
+	if len(field) > MaxNoteField || strings.ContainsAny(field, "|:") {
+		field = ""
+	}
+	b.record(pairKey{keyID, op, code, field}, truncateMessage(msg))
 }
 
 func (b *Batcher) record(k pairKey, msg string) {
@@ -293,7 +318,7 @@ func (b *Batcher) record(k pairKey, msg string) {
 		return
 	}
 	// One allocation for the entry and its first day.
-	pe := &pendingEntry{Entry: Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Message: msg, Count: 1, First: now, Last: now}}
+	pe := &pendingEntry{Entry: Entry{KeyID: k.keyID, Op: k.op, Code: k.code, Field: k.field, Message: msg, Count: 1, First: now, Last: now}}
 	if k.code == "" {
 		pe.day[0] = DayCount{Day: day, Count: 1}
 		pe.Days = pe.day[:]
@@ -568,7 +593,7 @@ func (b *Batcher) Snapshot(ctx context.Context, timeout time.Duration) (es []Ent
 	}
 }
 
-// mergeEntries merges b into a, by key id, operation and note code.
+// mergeEntries merges b into a, by key id, operation, note code and field.
 func mergeEntries(a, b []Entry) []Entry {
 	idx := make(map[pairKey]int, len(a))
 	for i := range a {
@@ -655,7 +680,10 @@ func (m *MemoryStore) Entries(context.Context) ([]Entry, error) {
 		if out[i].Op != out[j].Op {
 			return out[i].Op < out[j].Op
 		}
-		return out[i].Code < out[j].Code
+		if out[i].Code != out[j].Code {
+			return out[i].Code < out[j].Code
+		}
+		return out[i].Field < out[j].Field
 	})
 	return out, nil
 }

@@ -182,12 +182,12 @@ func TestCloseWithoutRun(t *testing.T) {
 func TestReport(t *testing.T) {
 	now := t0
 	es := []Entry{
-		{"old", "ListPods", 5, now.Add(-30 * 24 * time.Hour), now.Add(-10 * 24 * time.Hour), "", "", nil},
-		{"ci", "ListPods", 7, now.Add(-3 * 24 * time.Hour), now.Add(-time.Hour), "", "", nil},
-		{"ci", "CreatePod", 2, now.Add(-2 * 24 * time.Hour), now.Add(-2 * time.Hour), "", "", nil},
-		{"ci", PassThrough, 4, now.Add(-time.Hour), now.Add(-time.Minute), "", "", nil},
-		{"week", "GetPod", 1, now.Add(-3 * 24 * time.Hour), now.Add(-3 * 24 * time.Hour), "", "", nil},
-		{"v2only", PassThrough, 9, now.Add(-time.Hour), now.Add(-time.Minute), "", "", nil},
+		{"old", "ListPods", 5, now.Add(-30 * 24 * time.Hour), now.Add(-10 * 24 * time.Hour), "", "", "", nil},
+		{"ci", "ListPods", 7, now.Add(-3 * 24 * time.Hour), now.Add(-time.Hour), "", "", "", nil},
+		{"ci", "CreatePod", 2, now.Add(-2 * 24 * time.Hour), now.Add(-2 * time.Hour), "", "", "", nil},
+		{"ci", PassThrough, 4, now.Add(-time.Hour), now.Add(-time.Minute), "", "", "", nil},
+		{"week", "GetPod", 1, now.Add(-3 * 24 * time.Hour), now.Add(-3 * 24 * time.Hour), "", "", "", nil},
+		{"v2only", PassThrough, 9, now.Add(-time.Hour), now.Add(-time.Minute), "", "", "", nil},
 	}
 	names := map[string]string{"ci": "CI bot", "quiet": "nightly job"}
 	r := BuildReport(es, names, "memory", now)
@@ -235,9 +235,9 @@ func TestReport(t *testing.T) {
 
 func TestReportCSV(t *testing.T) {
 	es := []Entry{
-		{"ci", "ListPods", 7, t0.Add(-time.Hour), t0, "", "", nil},
-		{"ci", PassThrough, 1, t0, t0, "", "", nil},
-		{"x", "GetPod", 1, t0.Add(-time.Hour), t0.Add(-time.Hour), "", "", nil},
+		{"ci", "ListPods", 7, t0.Add(-time.Hour), t0, "", "", "", nil},
+		{"ci", PassThrough, 1, t0, t0, "", "", "", nil},
+		{"x", "GetPod", 1, t0.Add(-time.Hour), t0.Add(-time.Hour), "", "", "", nil},
 	}
 	r := BuildReport(es, map[string]string{"ci": "CI, \"main\"", "x": "=cmd()"}, "memory", t0)
 	var buf bytes.Buffer
@@ -338,6 +338,7 @@ func (l *loseReplies) ProcessPipelineHook(next redis.ProcessPipelineHook) redis.
 
 func storeTests(t *testing.T, newClient func() redis.UniversalClient) {
 	dailyStoreTests(t, newClient)
+	fieldStoreTests(t, newClient)
 	t.Run("a batch whose reply was lost is applied once", func(t *testing.T) {
 		client := newClient()
 		lose := &loseReplies{}
@@ -612,9 +613,9 @@ func TestReportNotesAndGraphQL(t *testing.T) {
 	rows, _ = csv.NewReader(&buf).ReadAll()
 	want := [][]string{
 		NotesCSVHeader,
-		{"ci", "'=CI", "CreatePod", "lenient_dropped", "2", "2026-11-22T11:00:00Z", "2026-11-22T11:59:00Z", "dropped: dockerArgs"},
-		{"ci", "'=CI", "ResetPod", "reset_refused", "1", "2026-11-22T10:00:00Z", "2026-11-22T10:00:00Z", "use restart"},
-		{"old", "", "UpdatePod", "lenient_dropped", "1", "2026-10-23T12:00:00Z", "2026-10-23T12:00:00Z", "dropped: x"},
+		{"ci", "'=CI", "CreatePod", "lenient_dropped", "", "2", "2026-11-22T11:00:00Z", "2026-11-22T11:59:00Z", "dropped: dockerArgs"},
+		{"ci", "'=CI", "ResetPod", "reset_refused", "", "1", "2026-11-22T10:00:00Z", "2026-11-22T10:00:00Z", "use restart"},
+		{"old", "", "UpdatePod", "lenient_dropped", "", "1", "2026-10-23T12:00:00Z", "2026-10-23T12:00:00Z", "dropped: x"},
 	}
 	if len(rows) != len(want) {
 		t.Fatalf("notes CSV %q", rows)

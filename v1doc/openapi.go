@@ -187,8 +187,8 @@ const (
 	noteSynonym       = "Synonym of the PATCH operation on the same path; it has the same operationId, as in v1."
 	noteUpdate404     = "An unknown id answers 400, as v1 documented for this operation."
 	noteCreate200     = "Answers 200, as v1 documented (v2 answers 201)."
-	noteUnknownFields = "Unknown fields are ignored and named in X-Compat-Warning."
-	noteStrict        = "Fields with no v2 equivalent that would change what runs, what it costs or where it runs are rejected with 400 naming each field (V1GW_COMPAT_MODE=lenient drops them instead and lists them in X-Compat-Dropped)."
+	noteUnknownFields = "Fields outside v1's document are translated where v2 has the same meaning, otherwise ignored, as v1 ignored them, and named in X-Compat-Warning; never refused."
+	noteStrict        = "Fields v1 documented with no v2 equivalent that would change what runs, what it costs or where it runs are rejected with 400 naming each field and the setting that would allow it (V1GW_COMPAT_MODE=lenient, or field_policy per field, drops them instead and lists them in X-Compat-Dropped)."
 )
 
 var opDocs = map[string]opDoc{
@@ -199,7 +199,8 @@ var opDocs = map[string]opDoc{
 
 	"CreatePod": {summary: "Create a Pod", request: "PodCreateInput", response: "Pod", notes: []string{
 		"Answers 201, as v1 documented.",
-		"gpuTypeIds / cpuFlavorIds are ranked candidates: one v2 create per candidate until one succeeds (v2 takes exactly one type and never falls back).",
+		"gpuTypeIds / cpuFlavorIds are ranked candidates: one v2 create per candidate until one succeeds (v2 takes exactly one type and never falls back). Without them the gateway chooses by availability, then price, and names its choice in X-Compat-Warning.",
+		"When no candidate can be placed for lack of capacity the answer is v1's: 500 with \"There are no longer any instances available with the requested specifications\" and the gateway's detail, under message and error.",
 		"locked is applied by a PATCH after the create; if it fails the pod is returned with X-Compat-Warning.",
 		"v2 has no idempotency key: after a lost reply the gateway looks for the pod and never creates twice; if in doubt it answers 502/504 saying that the pod may or may not exist.",
 		"Without templateId, v1's defaults are sent explicitly; with templateId, only the fields you send.",
@@ -232,6 +233,7 @@ var opDocs = map[string]opDoc{
 	"CreateEndpoint": {summary: "Create a Serverless endpoint", request: "EndpointCreateInput", response: "Endpoint", notes: []string{
 		noteCreate200,
 		"gpuTypeIds become v2 GPU pools minus excluded types: a card v2 later adds to one of those pools becomes eligible (and billable) too.",
+		"Without gpuTypeIds (v1 required only templateId) the gateway chooses one GPU type with a serverless pool by availability, then price (or default_gpu_types), names it in X-Compat-Warning and answers it as gpuTypeIds.",
 		"The v1 default idleTimeout 5 is sent (v2's default is 10); v2 type QUEUE is always sent; name defaults to the template's.",
 		noteStrict, noteUnknownFields}},
 	"ListEndpoints": {summary: "List Serverless endpoints", response: "[]Endpoint", query: []*oaParameter{
@@ -273,7 +275,7 @@ var opDocs = map[string]opDoc{
 	"CreateNetworkVolume": {summary: "Create a network volume", request: "NetworkVolumeCreateInput", response: "NetworkVolume", notes: []string{
 		noteCreate200,
 		"size is checked against v2's bounds (10-4096 GB) before any v2 call: v1 allowed 0-9, which v2 refuses and the gateway never rounds up (storage is billed by size); 4001-4096 GB, which v1 refused, is passed on.",
-		"The v2 storage tier is not chosen: v2 uses the data center's default tier.",
+		"The v2 storage tier is chosen only by volumeType or storageTier (outside v1's document); without them v2 uses the data center's default tier.",
 		"Creates a billable resource that keeps incurring storage charges until it is deleted.",
 		noteUnknownFields}},
 	"ListNetworkVolumes": {summary: "List network volumes", response: "[]NetworkVolume"},

@@ -1,0 +1,77 @@
+package proxy
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/facts"
+)
+
+// volumeInGb: 0 means "no volume" (issue 29 item 5), end to end under each
+// reading of the simulator, with the fact store in memory and in Redis.
+// (b) The virtual kubelet's templated pod — templateId and imageName,
+// volumeInGb 0, minRAMPerGPU 16 (dropped by field_policy), container disk
+// 15, SECURE — from a template that has a volume: v1 made it without a
+// volume; so does the gateway, by sending the template's settings instead
+// of templateId, and the pod keeps its templateId in every later answer
+// and filter. (a) A template update asking for no volume on a template
+// without one changes nothing.
+func TestE2EVolumeZeroMeansNoVolume(t *testing.T) {
+	eachFactStore(t, func(t *testing.T, rd simReading, store facts.Store) {
+		e := newE2E(t, e2eOpts{sim: rd.apply, facts: store, cfg: func(c *config.Config) {
+			c.FieldPolicy = map[string]string{"minRAMPerGPU": "drop"}
+		}})
+		r := e.v1("POST", "/v1/templates", `{"name":"k8s-base","imageName":"runpod/base:1","volumeInGb":20,"volumeMountPath":"/workspace","env":{"FROM_TEMPLATE":"1"},"ports":["8888/http"]}`)
+		e.want(r, 200)
+		tpl, _ := r.json(t)["id"].(string)
+
+		r = e.v1("POST", "/v1/pods", `{"cloudType":"SECURE","volumeInGb":0,"containerDiskInGb":15,"minRAMPerGPU":16,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"name":"k8s-pod","imageName":"nginx:1","env":{},"templateId":"`+tpl+`"}`)
+		e.want(r, 201)
+		p := r.json(t)
+		id, _ := p["id"].(string)
+		if p["templateId"] != tpl || p["image"] != "nginx:1" {
+			t.Errorf("created %s", r.body)
+		}
+		if v, _ := p["volumeInGb"].(float64); v != 0 {
+			t.Errorf("volumeInGb %v, want no volume", p["volumeInGb"])
+		}
+		if w := warningsOf(r); !strings.Contains(w, "has a 20 GB pod volume") {
+			t.Errorf("X-Compat-Warning %q does not say the template's settings were sent without its volume", w)
+		}
+		v2pod := e.v2("GET", "/v2/pods/"+id, "").json(t)
+		if m, _ := v2pod["mounts"].(map[string]any); m["persistent"] != nil {
+			t.Errorf("v2 pod has a volume: %v", m)
+		}
+		if env, _ := v2pod["env"].(map[string]any); env["FROM_TEMPLATE"] != "1" {
+			t.Errorf("v2 pod env %v: the template's settings were not applied", env)
+		}
+
+		g := e.v1("GET", "/v1/pods/"+id, "")
+		e.want(g, 200)
+		if g.json(t)["templateId"] != tpl {
+			t.Errorf("get: templateId lost: %s", g.body)
+		}
+		l := e.v1("GET", "/v1/pods?templateId="+tpl, "")
+		e.want(l, 200)
+		if items := l.list(t); len(items) != 1 || items[0]["id"] != id {
+			t.Errorf("templateId filter: %s", l.body)
+		}
+
+		// (a) a serverless template without a volume, asked for none.
+		r = e.v1("POST", "/v1/templates", `{"name":"w","imageName":"runpod/worker:1","isServerless":true}`)
+		e.want(r, 200)
+		sls, _ := r.json(t)["id"].(string)
+		u := e.v1("PATCH", "/v1/templates/"+sls, `{"volumeInGb":0}`)
+		e.want(u, 200)
+		if v, _ := u.json(t)["volumeInGb"].(float64); v != 0 {
+			t.Errorf("template answer %s", u.body)
+		}
+		// and one with a volume: v2 cannot remove it.
+		u = e.v1("PATCH", "/v1/templates/"+tpl, `{"volumeInGb":0}`)
+		e.want(u, 400)
+		if m := u.message(t); !strings.Contains(m, "volumeInGb") || !strings.Contains(m, "20 GB") {
+			t.Errorf("message %q", m)
+		}
+	})
+}
