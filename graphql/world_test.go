@@ -92,6 +92,8 @@ type world struct {
 	caller *simCaller
 	env    *Env
 	now    time.Time
+	// ids are ids saved by name (TestClientDocuments).
+	ids map[string]string
 }
 
 func newWorld(t testing.TB) *world {
