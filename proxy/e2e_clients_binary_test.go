@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/v1gateway/v1gateway/config"
 )
 
 // TestRunpodctlBinaryWorksAgainstTheGateway runs a real runpodctl binary (2.7.x,
@@ -16,46 +18,9 @@ import (
 // is an extra beside TestRealClientsWorkEndToEnd, which replays the same
 // requests without the binary and must cover everything on its own.
 func TestRunpodctlBinaryWorksAgainstTheGateway(t *testing.T) {
-	bin := os.Getenv("RUNPODCTL")
-	if bin == "" {
-		t.Skip("RUNPODCTL is not set: build runpodctl 2.7.x from its source (go build -o /tmp/runpodctl .) and run with RUNPODCTL=/tmp/runpodctl")
-	}
-	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("RUNPODCTL=%s: %v", bin, err)
-	}
 	// runpodctl filters --since against its own clock.
-	w := newClientWorld(t, time.Now().UTC().Truncate(time.Second), nil)
-	home := t.TempDir()
-	env := append(os.Environ(), "HOME="+home, "RUNPOD_API_KEY=k1",
-		"RUNPOD_API_URL="+w.gw+"/v1", "RUNPOD_GRAPHQL_URL="+w.gw+"/graphql")
-
-	run := func(t *testing.T, args ...string) []byte {
-		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = env
-		var out, errb bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &errb
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("runpodctl %s: %v\n%s%s", strings.Join(args, " "), err, out.Bytes(), errb.Bytes())
-		}
-		return out.Bytes()
-	}
-	obj := func(t *testing.T, b []byte) map[string]any {
-		t.Helper()
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			t.Fatalf("not a JSON object: %v\n%s", err, b)
-		}
-		return m
-	}
-	list := func(t *testing.T, b []byte) []map[string]any {
-		t.Helper()
-		var l []map[string]any
-		if err := json.Unmarshal(b, &l); err != nil {
-			t.Fatalf("not a JSON list: %v\n%s", err, b)
-		}
-		return l
-	}
+	h := newRunpodctl(t, nil)
+	w, run, obj, list := h.w, h.run, h.obj, h.list
 	has := func(l []map[string]any, id string) bool {
 		for _, it := range l {
 			if it["id"] == id {
@@ -153,4 +118,68 @@ func TestRunpodctlBinaryWorksAgainstTheGateway(t *testing.T) {
 	for _, s := range steps {
 		t.Run("runpodctl "+s.name, s.fn)
 	}
+}
+
+// runpodctl is a runpodctl binary (named by RUNPODCTL) pointed at a
+// gateway in front of a seeded v2sim, with helpers that run a command and
+// decode what it prints.
+type runpodctl struct {
+	w   *clientWorld
+	env []string
+	bin string
+}
+
+// newRunpodctl skips the test when RUNPODCTL is unset. The simulator's
+// clock is the wall clock (runpodctl filters --since against its own).
+func newRunpodctl(t *testing.T, cfg func(*config.Config)) *runpodctl {
+	t.Helper()
+	bin := os.Getenv("RUNPODCTL")
+	if bin == "" {
+		t.Skip("RUNPODCTL is not set: build runpodctl 2.7.x from its source (go build -o /tmp/runpodctl .) and run with RUNPODCTL=/tmp/runpodctl")
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("RUNPODCTL=%s: %v", bin, err)
+	}
+	w := newClientWorld(t, time.Now().UTC().Truncate(time.Second), cfg)
+	env := append(os.Environ(), "HOME="+t.TempDir(), "RUNPOD_API_KEY=k1",
+		"RUNPOD_API_URL="+w.gw+"/v1", "RUNPOD_GRAPHQL_URL="+w.gw+"/graphql")
+	return &runpodctl{w: w, env: env, bin: bin}
+}
+
+// exec runs a command: its stdout, its stderr and its error.
+func (r *runpodctl) exec(args ...string) (stdout, stderr []byte, err error) {
+	cmd := exec.Command(r.bin, args...)
+	cmd.Env = r.env
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err = cmd.Run()
+	return out.Bytes(), errb.Bytes(), err
+}
+
+// run runs a command that must exit 0, and returns what it printed.
+func (r *runpodctl) run(t *testing.T, args ...string) []byte {
+	t.Helper()
+	out, errb, err := r.exec(args...)
+	if err != nil {
+		t.Fatalf("runpodctl %s: %v\n%s%s", strings.Join(args, " "), err, out, errb)
+	}
+	return out
+}
+
+func (r *runpodctl) obj(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatalf("not a JSON object: %v\n%s", err, b)
+	}
+	return m
+}
+
+func (r *runpodctl) list(t *testing.T, b []byte) []map[string]any {
+	t.Helper()
+	var l []map[string]any
+	if err := json.Unmarshal(b, &l); err != nil {
+		t.Fatalf("not a JSON list: %v\n%s", err, b)
+	}
+	return l
 }
