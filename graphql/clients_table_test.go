@@ -91,8 +91,10 @@ func clientDocs() []clientDoc {
 			want:  wantRefusal, field: "updateRegistryAuth", reason: "v2 cannot change a registry credential"},
 		{name: py + "delete_container_registry_auth", file: "runpod-python/delete_container_registry_auth.graphql",
 			subst: []string{"cra-capture-1", "{pyCra}"}, check: present("deleteRegistryAuth")},
+		// The driver asked for a 5 GB volume, which v2 cannot make (its
+		// least is 10, and the gateway does not round sizes up).
 		{name: py + "create_template (all options)", file: "runpod-python/create_template_all_options.graphql",
-			subst: []string{"cra-driver", "{seedcra}"},
+			subst: []string{"cra-driver", "{seedcra}", "volumeInGb: 5", "volumeInGb: 10"},
 			reads: []string{"saveTemplate.id"}, save: map[string]string{"pyTplAll": "saveTemplate.id"}},
 		{name: py + "create_pod (GPU, all options), its get_gpu", file: "runpod-python/create_pod_all_options__1_get_gpu.graphql", subst: gpu,
 			reads: []string{"gpuTypes.0.id"}, check: oneGPUType("NVIDIA GeForce RTX 4090")},
@@ -146,8 +148,10 @@ func clientDocs() []clientDoc {
 			reads: []string{"podTemplate.id", "podTemplate.name", "podTemplate.imageName"}},
 		{name: ctl + "template update --port-labels (its templates)", file: "runpodctl/template_port_labels__1_myself.graphql",
 			reads: []string{"myself.podTemplates.*.id", "myself.podTemplates.*.name"}},
+		// runpodctl sends back the template it read (the seeded one has a
+		// 20 GB volume), with the port labels, which v2 cannot store.
 		{name: ctl + "template update --port-labels", file: "runpodctl/template_port_labels__2_saveTemplate.graphql",
-			subst: []string{`"tpl-1"`, `"{seedtpl}"`}, reads: []string{"saveTemplate.id"}},
+			subst: []string{`"tpl-1"`, `"{seedtpl}"`, `"volumeInGb": 0`, `"volumeInGb": 20`}, reads: []string{"saveTemplate.id"}},
 		{name: ctl + "pod create (GPU)", file: "runpodctl/pod_create_gpu.graphql", subst: gpu,
 			reads: []string{"podFindAndDeployOnDemand.id", "podFindAndDeployOnDemand.name", "podFindAndDeployOnDemand.imageName",
 				"podFindAndDeployOnDemand.desiredStatus", "podFindAndDeployOnDemand.costPerHr", "podFindAndDeployOnDemand.containerDiskInGb",
@@ -181,7 +185,8 @@ func clientDocs() []clientDoc {
 			reads: []string{"serverlessGpuPools.*.id"}},
 		{name: ctl + "serverless create (every flag)", file: "runpodctl/serverless_create_all__2_saveEndpoint.graphql",
 			subst: []string{"tpl-capture-1", "{ctlTpl}", `"nv-1"`, `"{seedvol}"`, `"nv-2"`, `"{euvol}"`, `"locations": "EU-RO-1"`, `"locations": "US-KS-2,EU-RO-1"`},
-			reads: []string{"saveEndpoint.id"}},
+			// --model-reference: v2 endpoints cache no models.
+			want: wantRefusal, field: "saveEndpoint", reason: "modelReferences"},
 		{name: ctl + "serverless create --compute-type CPU", file: "runpodctl/serverless_create_cpu.graphql", subst: []string{"tpl-capture-1", "{ctlTpl}"},
 			reads: []string{"saveEndpoint.id", "saveEndpoint.instanceIds"}},
 		{name: ctl + "serverless update --template-id", file: "runpodctl/serverless_update_template.graphql",
@@ -233,10 +238,11 @@ func clientDocs() []clientDoc {
 		{name: mcp + "get-capacity cudaVersions 12.8", file: "runpod-mcp/get_capacity_probe_12_8.graphql", reads: gpuTypeReads},
 		{name: mcp + "get-capacity cudaVersions 13.0, gpuCount 4, secure", file: "runpod-mcp/get_capacity_probe_13_0_secure.graphql", reads: gpuTypeReads},
 		{name: mcp + "set-endpoint-gpus (endpoints)", file: "runpod-mcp/set_endpoint_gpus__1_myself_endpoints.graphql",
-			reads: []string{"myself.endpoints.*.id", "myself.endpoints.*.name", "myself.endpoints.*.gpuIds", "myself.endpoints.*.workersMax"},
-			save:  map[string]string{"seedepTpl": "myself.endpoints.id={seedep}.templateId"}},
+			reads: []string{"myself.endpoints.*.id", "myself.endpoints.*.name", "myself.endpoints.+.gpuIds", "myself.endpoints.*.workersMax"}},
+		// The seeded endpoint was made outside the gateway: its templateId
+		// reads null, and runpod-mcp then sends none.
 		{name: mcp + "set-endpoint-gpus", file: "runpod-mcp/set_endpoint_gpus__2_saveEndpoint.graphql",
-			subst: []string{`"ep-1"`, `"{seedep}"`, `"tpl-1"`, `"{seedepTpl}"`, `"nv-1"`, `"{seedvol}"`, "AMPERE_16,-NVIDIA RTX A4500", "ADA_48_PRO,-NVIDIA L40"},
+			subst: []string{`"ep-1"`, `"{seedep}"`, `"templateId": "tpl-1",`, ``, `"nv-1"`, `"{seedvol}"`, "AMPERE_16,-NVIDIA RTX A4500", "ADA_48_PRO,-NVIDIA L40"},
 			reads: []string{"saveEndpoint.id", "saveEndpoint.gpuIds"}},
 		hub(mcp+"list-hub-repos", "runpod-mcp/list_hub_repos.graphql", "listings"),
 		hub(mcp+"list-hub-repos includeConfig", "runpod-mcp/list_hub_repos_include_config.graphql", "listings"),

@@ -71,9 +71,8 @@ type clientDoc struct {
 	field, reason string
 	// why says why a validation error is the right answer (invalid).
 	why string
-	// save keeps a string of the answer under a key for later rows: a
-	// path below data, where a segment id={key} picks the element of a
-	// list whose id is the one saved under key.
+	// save keeps a string of the answer (a path below data) under a key
+	// for later rows.
 	save map[string]string
 	// check is any further check.
 	check func(t *testing.T, w *world, a *answer)
@@ -221,7 +220,7 @@ func (w *world) runClientDoc(t *testing.T, r clientDoc) {
 		}
 	}
 	for k, p := range r.save {
-		v, _ := pick(a.Data, p, ids).(string)
+		v, _ := path(a.Data, p).(string)
 		if v == "" {
 			t.Errorf("no %s to save as {%s}: %s", p, k, a.raw)
 			continue
@@ -276,25 +275,6 @@ func fillIDs(t *testing.T, s string, ids map[string]string) string {
 		t.Skipf("needs %v, which a skipped row would have saved", skipped)
 	}
 	return out
-}
-
-// pick reads a value by a dotted path, where a segment id={key} is the
-// element of a list whose id is ids[key].
-func pick(v any, p string, ids map[string]string) any {
-	for seg := range strings.SplitSeq(p, ".") {
-		if k, ok := strings.CutPrefix(seg, "id="); ok {
-			l, _ := v.([]any)
-			v = nil
-			for _, e := range l {
-				if m, _ := e.(map[string]any); m != nil && m["id"] == ids[strings.Trim(k, "{}")] {
-					v = e
-				}
-			}
-			continue
-		}
-		v = path(v, seg)
-	}
-	return v
 }
 
 // readPath checks that p (dotted, with * and + for lists) is present and
