@@ -59,7 +59,7 @@ func TestRunpodMCPGraphQLToolsWorkAgainstTheGateway(t *testing.T) {
 	}{
 		{"list-gpu-types", "list-gpu-types", map[string]any{}, "", func(t *testing.T, text string) {
 			g := findIn(t, text, "id", gpu)
-			if g == nil || g["displayName"] == nil || g["memoryInGb"] != 24.0 {
+			if g == nil || g["displayName"] == nil || g["memoryGb"] != 24.0 || g["available"] != true { // the tool's names
 				t.Errorf("%s as listed: %v\n%s", gpu, g, text)
 			}
 		}},
@@ -84,12 +84,12 @@ func TestRunpodMCPGraphQLToolsWorkAgainstTheGateway(t *testing.T) {
 			}
 		}},
 		{"get-capacity", "get-capacity", map[string]any{}, "", func(t *testing.T, text string) {
-			if !strings.Contains(text, gpu) {
+			if !strings.Contains(text, gpu) || strings.Contains(text, `"error"`) {
 				t.Errorf("%s is not in the matrix: %s", gpu, text)
 			}
 		}},
 		{"get-capacity cudaVersions 12.8, gpuCount 2, secureCloudOnly, 4090", "get-capacity", map[string]any{"cudaVersions": []string{"12.8"}, "gpuCount": 2, "secureCloudOnly": true, "gpuTypeIds": []string{"4090"}}, "", func(t *testing.T, text string) {
-			if !strings.Contains(text, gpu) || !strings.Contains(text, "12.8") {
+			if !strings.Contains(text, gpu) || !strings.Contains(text, "12.8") || strings.Contains(text, `"error"`) {
 				t.Errorf("the 12.8 probe: %s", text)
 			}
 		}},

@@ -137,7 +137,11 @@ func TestRunpodPythonWorksAgainstTheGateway(t *testing.T) {
 		{"create_pod_cpu", "", func(t *testing.T, r any) { pyObj(t, r, "id") }},
 		{"terminate_pod_cpu", "", nil},
 		{"create_template", "", func(t *testing.T, r any) {
-			if tpl := pyObj(t, r, "id", "name", "imageName"); tpl["isServerless"] != true || tpl["dockerArgs"] != `bash -c "python -u handler.py"` {
+			// The start command comes back as the gateway quotes it (v1's
+			// dockerStartCmd list, joined): the same words for a shell.
+			tpl := pyObj(t, r, "id", "name", "imageName")
+			if args := tpl["dockerArgs"]; tpl["isServerless"] != true ||
+				args != `bash -c "python -u handler.py"` && args != `bash -c 'python -u handler.py'` {
 				t.Errorf("create_template %v", tpl)
 			}
 		}},
