@@ -157,13 +157,6 @@ func TestClientDocuments(t *testing.T) {
 func (w *world) runClientDoc(t *testing.T, r clientDoc) {
 	t.Helper()
 	ids := w.ids
-	defer func() {
-		if t.Skipped() { // so are the rows that need what it saves
-			for k := range r.save {
-				ids[k] = skippedID
-			}
-		}
-	}()
 	query := string(readClientFile(t, r.file))
 	vars := ""
 	if b, err := os.ReadFile(filepath.Join("testdata", "clients", strings.TrimSuffix(r.file, ".graphql")+".json")); err == nil {
@@ -182,9 +175,6 @@ func (w *world) runClientDoc(t *testing.T, r clientDoc) {
 	}
 	a := w.do(query, vars)
 	checkErrorMessages(t, a.raw)
-	if pending := pendingResolver(a); pending != "" {
-		t.Skipf("%s (a resolver not merged yet): %s", pending, a.raw)
-	}
 	checkInts(t, w, query, a.raw)
 	switch r.want {
 	case wantAnswer:
@@ -232,43 +222,21 @@ func (w *world) runClientDoc(t *testing.T, r clientDoc) {
 	}
 }
 
-// pendingResolver names a root field still answered by notYet while its
-// resolver is written on another branch; "" when there is none.
-// TODO(wt-gql-clients): drop once the catalog resolvers are merged.
-func pendingResolver(a *answer) string {
-	for _, e := range a.Errors {
-		if msg, _ := e["message"].(string); strings.HasSuffix(msg, "is not translated by this gateway yet") {
-			return msg
-		}
-	}
-	return ""
-}
-
 var placeholder = regexp.MustCompile(`\{[a-zA-Z0-9]+\}`)
-
-// skippedID stands for an id a skipped row would have saved.
-const skippedID = "\x00skipped"
 
 // fillIDs replaces each {key} of s by the id saved under key.
 func fillIDs(t *testing.T, s string, ids map[string]string) string {
 	t.Helper()
-	var missing, skipped []string
+	var missing []string
 	out := placeholder.ReplaceAllStringFunc(s, func(m string) string {
-		k := m[1 : len(m)-1]
-		v, ok := ids[k]
-		switch {
-		case !ok:
-			missing = append(missing, k)
-		case v == skippedID:
-			skipped = append(skipped, k)
+		v, ok := ids[m[1:len(m)-1]]
+		if !ok {
+			missing = append(missing, m)
 		}
 		return v
 	})
 	if len(missing) > 0 {
 		t.Fatalf("needs %v, which no earlier row saved (did it fail?)", missing)
-	}
-	if len(skipped) > 0 {
-		t.Skipf("needs %v, which a skipped row would have saved", skipped)
 	}
 	return out
 }
