@@ -103,12 +103,12 @@ func clientDocs() []clientDoc {
 		{name: py + "create_pod (GPU, all options)", file: "runpod-python/create_pod_all_options__3_podFindAndDeployOnDemand.graphql",
 			subst: with(gpu, []string{"tpl-driver", "{pyTplAll}", "nv-capture", "{seedvol}", "EU-RO-1", "US-KS-2"}),
 			// P1 (compat_mode strict): v2 cannot honour a minimum bandwidth.
-			want: wantRefusal, field: "podFindAndDeployOnDemand", reason: "minDownload"},
+			want: wantRefusal, field: "podFindAndDeployOnDemand", reason: "podFindAndDeployOnDemand's minDownload is v1's minDownloadMbps"},
 		{name: py + "create_pod (CPU, all options)", file: "runpod-python/create_pod_cpu_all_options.graphql",
 			subst: []string{"tpl-driver", "{pyTplAll}", "nv-driver", "{seedvol}", "EU-RO-1", "US-KS-2", `countryCode: "RO"`, `countryCode: "US"`},
 			// P1 (compat_mode strict): v2 places CPU pods by neither country
 			// nor bandwidth.
-			want: wantRefusal, field: "deployCpuPod", reason: "countryCode"},
+			want: wantRefusal, field: "deployCpuPod", reason: "deployCpuPod's countryCode is v1's countryCodes"},
 		{name: py + "create_endpoint (all options)", file: "runpod-python/create_endpoint_all_options.graphql",
 			subst: []string{"tpl-capture-1", "{pyTpl}", "nv-driver", "{seedvol}", `locations: "US,CZ"`, `locations: "US-KS-2"`},
 			reads: []string{"saveEndpoint.id"}},

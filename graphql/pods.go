@@ -325,10 +325,20 @@ func podCreateRoot(cpu bool) func(ec *execCtx, f *ast.Field) (any, error) {
 		}
 		res, err := ec.run("CreatePod", nil, nil, body)
 		if err != nil {
-			return nil, err
+			return nil, podNames.explain(f.Name, err)
 		}
 		return podObjectOf(res.Model), nil
 	}
+}
+
+// podNames are the GraphQL inputs a pod create sends under another v1
+// name (podCreateBody): a refusal of the v1 plan (P1) names the v1 field,
+// and the answer says which input that was.
+var podNames = fieldNames{
+	{"minDownload", "minDownloadMbps"}, {"minUpload", "minUploadMbps"},
+	{"countryCode", "countryCodes"}, {"dataCenterId", "dataCenterIds"},
+	{"gpuTypeId", "gpuTypeIds"}, {"instanceId", "cpuFlavorIds"},
+	{"minMemoryInGb", "minRAMPerGPU"}, {"minVcpuCount", "minVCPUPerGPU"},
 }
 
 // v1's minimum vCPUs and RAM per GPU (PodCreateInput defaults): a GraphQL
