@@ -135,6 +135,8 @@ func clientDocs() []clientDoc {
 			reads: []string{"dataCenters.*.id", "dataCenters.+.gpuAvailability.+.gpuTypeId"}},
 		{name: ctl + "datacenter list", file: "runpodctl/datacenter_list.graphql",
 			reads: []string{"dataCenters.*.id", "dataCenters.*.name", "dataCenters.*.location"}},
+		// runpodctl prints a row only for a GPU type whose minMemory is not
+		// null, and v2 has no source for it: the command prints no rows.
 		{name: ctl + "get cloud (legacy)", file: "runpodctl/get_cloud.graphql",
 			reads: []string{"gpuTypes.+.lowestPrice.gpuName", "gpuTypes.+.lowestPrice.uninterruptablePrice"}},
 		{name: ctl + "get cloud --mem --vcpu --disk --secure (legacy)", file: "runpodctl/get_cloud_opts.graphql",
