@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// COMPATIBILITY.md lists every client shape the client-shaped suite
+// docs/clients.md lists every client shape the client-shaped suite
 // replays (issue 29 item 9), generated from clientReleases so that the two
 // cannot drift:
 //
@@ -15,6 +15,8 @@ import (
 const (
 	clientShapesBegin = "<!-- client shapes: generated from clientReleases (proxy/e2e_clients*_test.go); go test ./proxy -run TestCompatibilityListsEveryClientShape -update-docs regenerates it -->"
 	clientShapesEnd   = "<!-- end of client shapes -->"
+	// clientsDoc is the document of the real clients' requests.
+	clientsDoc = "../docs/clients.md"
 )
 
 func clientShapesList() string {
@@ -43,14 +45,14 @@ func clientShapesList() string {
 }
 
 func TestCompatibilityListsEveryClientShape(t *testing.T) {
-	raw, err := os.ReadFile(compatibility)
+	raw, err := os.ReadFile(clientsDoc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(raw)
 	begin, end := strings.Index(doc, clientShapesBegin), strings.Index(doc, clientShapesEnd)
 	if begin < 0 || end < begin {
-		t.Fatalf("%s: no client-shapes list (%s … %s)", compatibility, clientShapesBegin, clientShapesEnd)
+		t.Fatalf("%s: no client-shapes list (%s … %s)", clientsDoc, clientShapesBegin, clientShapesEnd)
 	}
 	want := clientShapesBegin + "\n\n" + clientShapesList() + clientShapesEnd
 	if got := doc[begin : end+len(clientShapesEnd)]; got == want {
@@ -58,11 +60,11 @@ func TestCompatibilityListsEveryClientShape(t *testing.T) {
 	}
 	if *updateDocs {
 		doc = doc[:begin] + want + doc[end+len(clientShapesEnd):]
-		if err := os.WriteFile(compatibility, []byte(doc), 0o644); err != nil {
+		if err := os.WriteFile(clientsDoc, []byte(doc), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("%s: client-shapes list regenerated", compatibility)
+		t.Logf("%s: client-shapes list regenerated", clientsDoc)
 		return
 	}
-	t.Errorf("%s: the client-shapes list differs from clientReleases; regenerate it with\n\tgo test ./proxy -run TestCompatibilityListsEveryClientShape -update-docs", compatibility)
+	t.Errorf("%s: the client-shapes list differs from clientReleases; regenerate it with\n\tgo test ./proxy -run TestCompatibilityListsEveryClientShape -update-docs", clientsDoc)
 }
