@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -256,7 +257,7 @@ var workerFields = func() fieldTable[*workerObject] {
 		"machine": func(p *workerObject, _ *execCtx, _ *ast.Field) (any, error) { return &workerMachine{p.w}, nil },
 	}
 	// Every other Pod field: v2 says nothing of it for a worker.
-	for name := range podFields {
+	for _, name := range slices.Concat(slices.Collect(maps.Keys(podFields)), slices.Collect(maps.Keys(podLeaves))) {
 		if _, ok := t[name]; !ok {
 			t[name] = unansweredField[*workerObject]("Endpoint.pods", name)
 		}

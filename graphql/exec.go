@@ -80,6 +80,70 @@ func (t fieldTable[T]) resolverFor(name string) fieldResolver {
 	}
 }
 
+// A leafTable maps some of a GraphQL type's leaf fields (scalars, lists of
+// scalars) to writers that write them straight from the model into the
+// answer: no value in an interface, no type switch, which is what a field
+// costs a list of many objects. A type's other fields (objects, lists of
+// objects, leaves with arguments) are in its fieldTable; a field is in one
+// table or the other (TestTablesAnswerEverySchemaField).
+type leafTable[T any] map[string]func(ec *execCtx, f *ast.Field, o T)
+
+// leafWriter writes one leaf field for o: false (nothing written) when o
+// is not of the table's type.
+type leafWriter func(ec *execCtx, f *ast.Field, o object) bool
+
+// A leafObject is an object some of whose leaves are in a leafTable.
+type leafObject interface {
+	writerFor(name string) leafWriter
+}
+
+// writerFor is t's writer of the field name, nil when t has none.
+func (t leafTable[T]) writerFor(name string) leafWriter {
+	fn, ok := t[name]
+	if !ok {
+		return nil
+	}
+	return func(ec *execCtx, f *ast.Field, o object) bool {
+		x, ok := o.(T)
+		if ok {
+			fn(ec, f, x)
+		}
+		return ok
+	}
+}
+
+// The writers of a leafTable's usual fields: a value read from the model.
+// Numbers go through writeInt and writeFloat, which write them as the
+// field's schema type (Int or Float) says.
+
+func leafString[T any](get func(T) string) func(*execCtx, *ast.Field, T) {
+	return func(ec *execCtx, _ *ast.Field, o T) { ec.buf = appendString(ec.buf, get(o)) }
+}
+
+func leafInt[T any](get func(T) int) func(*execCtx, *ast.Field, T) {
+	return func(ec *execCtx, f *ast.Field, o T) { ec.writeInt(f, int64(get(o))) }
+}
+
+func leafFloat[T any](get func(T) float64) func(*execCtx, *ast.Field, T) {
+	return func(ec *execCtx, f *ast.Field, o T) { ec.writeFloat(f, get(o)) }
+}
+
+func leafBool[T any](get func(T) bool) func(*execCtx, *ast.Field, T) {
+	return func(ec *execCtx, _ *ast.Field, o T) { ec.buf = strconv.AppendBool(ec.buf, get(o)) }
+}
+
+// leafUnanswered is the writer of a field v2 has no source for: null,
+// and the field named in the operation's warning (unanswered).
+func leafUnanswered[T any](typ, name string) func(*execCtx, *ast.Field, T) {
+	return func(ec *execCtx, _ *ast.Field, _ T) { ec.writeUnanswered(typ, name) }
+}
+
+// writeUnanswered writes null for a field v2 has no source for.
+func (ec *execCtx) writeUnanswered(typ, name string) {
+	ec.unanswered(typ, name)
+	ec.buf = append(ec.buf, "null"...)
+}
+
 // execCtx is one operation's execution: what its resolvers share.
 type execCtx struct {
 	ctx  context.Context
@@ -104,6 +168,14 @@ type execCtx struct {
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
 	memo map[string]any
+
+	// ports is the storage of the runtime ports of the pod being written
+	// (podRuntimeFields' ports): a pod's ports are written before the
+	// next pod's are resolved, so one storage serves a whole list.
+	ports struct {
+		exposed []runtimePort
+		objects []object
+	}
 }
 
 // args is f's arguments with the operation's variables applied.
@@ -157,8 +229,12 @@ type collectedField struct {
 	key    string
 	fields []*ast.Field
 	member []byte
-	// resolve is the field's resolver for a tabledObject, found once.
+	// write is the field's leaf writer when the objects' type has one,
+	// else resolve its resolver for a tabledObject (nil: the object's
+	// field method), both found for the first object (found).
+	write   leafWriter
 	resolve fieldResolver
+	found   bool
 }
 
 // collected is a field's selection set as collected for a type.
@@ -277,6 +353,12 @@ func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field)
 		ec.buf = append(ec.buf, cf.member...)
 		f := cf.fields[0]
 		ec.leaf = pathStep{key: cf.key}
+		if !cf.found {
+			cf.find(o, f)
+		}
+		if cf.write != nil && cf.write(ec, f, o) {
+			continue
+		}
 		if f.Name == "__typename" {
 			ec.buf = appendString(ec.buf, o.typeName())
 		} else {
@@ -294,17 +376,25 @@ func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field)
 	ec.buf = append(ec.buf, '}')
 }
 
-// resolve resolves the field f of cf for o: through cf's resolver when o
-// is a tabledObject (looked up the first time), else o.field.
+// find looks the writer or resolver of cf's field up for objects of o's
+// type, once per selection set.
+func (cf *collectedField) find(o object, f *ast.Field) {
+	cf.found = true
+	if l, ok := o.(leafObject); ok {
+		if cf.write = l.writerFor(f.Name); cf.write != nil {
+			return
+		}
+	}
+	if t, ok := o.(tabledObject); ok {
+		cf.resolve = t.resolverFor(f.Name)
+	}
+}
+
+// resolve resolves the field f of cf for o: through cf's resolver when o's
+// type has one (find), else o.field.
 func (ec *execCtx) resolve(cf *collectedField, o object, f *ast.Field) (any, error) {
 	if cf.resolve == nil {
-		t, ok := o.(tabledObject)
-		if !ok {
-			return o.field(ec, f)
-		}
-		if cf.resolve = t.resolverFor(f.Name); cf.resolve == nil {
-			return o.field(ec, f) // not in the table: field says so
-		}
+		return o.field(ec, f) // not in a table: field resolves it or says so
 	}
 	return cf.resolve(o, ec, f)
 }

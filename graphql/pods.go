@@ -95,51 +95,58 @@ func (p *podObject) field(ec *execCtx, f *ast.Field) (any, error) {
 }
 func (p *podObject) resolverFor(name string) fieldResolver { return podFields.resolverFor(name) }
 
-// Resolvers give pointers into the model where they can: a pointer in an
-// interface is no allocation, a string or a number is one.
-var podFields = fieldTable[*podObject]{
-	"id":                func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.ID, nil },
-	"name":              func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.Name, nil },
-	"imageName":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.Image, nil },
-	"desiredStatus":     func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.DesiredStatus, nil },
-	"containerDiskInGb": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.ContainerDiskInGb, nil },
-	"costPerHr":         func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.CostPerHr, nil },
-	"volumeInGb":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.VolumeInGb, nil },
-	"volumeMountPath":   func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V1.VolumeMountPath, nil },
-	"dockerArgs":        func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.m.V2.Args, nil },
-	"env":               func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return (*podEnv)(&p.m.V2.Env), nil },
-	"ports":             func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return (*podPorts)(&p.m.V2.Ports), nil },
-	"gpuCount": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
+// Its leaves are written straight from the model (podLeaves); machine and
+// runtime are objects of their own, inside the pod's (podFields).
+func (p *podObject) writerFor(name string) leafWriter { return podLeaves.writerFor(name) }
+
+var podLeaves = leafTable[*podObject]{
+	"id":                leafString(func(p *podObject) string { return p.m.V1.ID }),
+	"name":              leafString(func(p *podObject) string { return p.m.V1.Name }),
+	"imageName":         leafString(func(p *podObject) string { return p.m.V1.Image }),
+	"desiredStatus":     leafString(func(p *podObject) string { return p.m.V1.DesiredStatus }),
+	"containerDiskInGb": leafInt(func(p *podObject) int { return p.m.V1.ContainerDiskInGb }),
+	"costPerHr":         leafFloat(func(p *podObject) float64 { return p.m.V1.CostPerHr }),
+	"volumeInGb":        leafInt(func(p *podObject) int { return p.m.V1.VolumeInGb }),
+	"volumeMountPath":   leafString(func(p *podObject) string { return p.m.V1.VolumeMountPath }),
+	"dockerArgs":        leafString(func(p *podObject) string { return p.m.V2.Args }),
+	"env":               func(ec *execCtx, _ *ast.Field, p *podObject) { ec.buf = (*podEnv)(&p.m.V2.Env).appendJSON(ec.buf) },
+	"ports":             func(ec *execCtx, _ *ast.Field, p *podObject) { ec.buf = (*podPorts)(&p.m.V2.Ports).appendJSON(ec.buf) },
+	"gpuCount": leafInt(func(p *podObject) int {
 		if p.m.V2.GPU == nil {
-			return 0, nil
+			return 0
 		}
-		return &p.m.V2.GPU.Count, nil
-	},
-	"vcpuCount": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) {
+		return p.m.V2.GPU.Count
+	}),
+	"vcpuCount": func(ec *execCtx, f *ast.Field, p *podObject) {
 		if p.m.V2.CPU == nil {
-			return ec.unanswered("Pod", "vcpuCount")
+			ec.writeUnanswered("Pod", "vcpuCount")
+			return
 		}
-		return &p.m.V2.CPU.VcpuCount, nil
+		ec.writeInt(f, int64(p.m.V2.CPU.VcpuCount))
 	},
-	"memoryInGb": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) {
+	"memoryInGb": func(ec *execCtx, f *ast.Field, p *podObject) {
 		if p.m.V2.CPU == nil {
-			return ec.unanswered("Pod", "memoryInGb")
+			ec.writeUnanswered("Pod", "memoryInGb")
+			return
 		}
-		return &p.m.V2.CPU.Memory, nil
+		ec.writeInt(f, int64(p.m.V2.CPU.Memory))
 	},
-	"uptimeSeconds": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.uptime(p.m.V2), nil },
-	"machine":       func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.machine, nil },
+	"uptimeSeconds":    func(ec *execCtx, f *ast.Field, p *podObject) { ec.writeInt(f, int64(ec.uptime(p.m.V2))) },
+	"machineId":        leafUnanswered[*podObject]("Pod", "machineId"),
+	"dockerId":         leafUnanswered[*podObject]("Pod", "dockerId"),
+	"lastStatusChange": leafUnanswered[*podObject]("Pod", "lastStatusChange"),
+	"podType":          leafUnanswered[*podObject]("Pod", "podType"),
+	"port":             leafUnanswered[*podObject]("Pod", "port"),
+}
+
+var podFields = fieldTable[*podObject]{
+	"machine": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.machine, nil },
 	"runtime": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.Runtime == nil {
 			return nil, nil
 		}
 		return &p.runtime, nil
 	},
-	"machineId":        unansweredField[*podObject]("Pod", "machineId"),
-	"dockerId":         unansweredField[*podObject]("Pod", "dockerId"),
-	"lastStatusChange": unansweredField[*podObject]("Pod", "lastStatusChange"),
-	"podType":          unansweredField[*podObject]("Pod", "podType"),
-	"port":             unansweredField[*podObject]("Pod", "port"),
 }
 
 // unansweredField is the resolver of a field v2 has no source for.
@@ -170,27 +177,28 @@ func (ec *execCtx) uptime(p *podjson.V2Pod) int {
 type podMachine struct{ m *translate.PodModel }
 
 func (p *podMachine) typeName() string { return "PodMachineInfo" }
-func (p *podMachine) resolverFor(name string) fieldResolver {
-	return podMachineFields.resolverFor(name)
-}
 func (p *podMachine) field(ec *execCtx, f *ast.Field) (any, error) {
-	return resolveIn(podMachineFields, "PodMachineInfo", p, ec, f)
+	return resolveIn(fieldTable[*podMachine]{}, "PodMachineInfo", p, ec, f)
 }
 
-var podMachineFields = fieldTable[*podMachine]{
-	"gpuDisplayName": func(p *podMachine, _ *execCtx, _ *ast.Field) (any, error) {
+func (p *podMachine) writerFor(name string) leafWriter { return podMachineLeaves.writerFor(name) }
+
+var podMachineLeaves = leafTable[*podMachine]{
+	"gpuDisplayName": func(ec *execCtx, _ *ast.Field, p *podMachine) {
 		if p.m.V1.Machine == nil || p.m.V1.Machine.GpuDisplayName == "" {
-			return nil, nil
+			ec.buf = append(ec.buf, "null"...)
+			return
 		}
-		return &p.m.V1.Machine.GpuDisplayName, nil
+		ec.buf = appendString(ec.buf, p.m.V1.Machine.GpuDisplayName)
 	},
-	"location": func(p *podMachine, _ *execCtx, _ *ast.Field) (any, error) {
+	"location": func(ec *execCtx, _ *ast.Field, p *podMachine) {
 		if p.m.V2.DataCenterID == "" {
-			return nil, nil
+			ec.buf = append(ec.buf, "null"...)
+			return
 		}
-		return &p.m.V2.DataCenterID, nil
+		ec.buf = appendString(ec.buf, p.m.V2.DataCenterID)
 	},
-	"podHostId": unansweredField[*podMachine]("PodMachineInfo", "podHostId"),
+	"podHostId": leafUnanswered[*podMachine]("PodMachineInfo", "podHostId"),
 }
 
 type podRuntime struct{ m *translate.PodModel }
@@ -203,11 +211,16 @@ func (p *podRuntime) field(ec *execCtx, f *ast.Field) (any, error) {
 	return resolveIn(podRuntimeFields, "PodRuntime", p, ec, f)
 }
 
+func (p *podRuntime) writerFor(name string) leafWriter { return podRuntimeLeaves.writerFor(name) }
+
+var podRuntimeLeaves = leafTable[*podRuntime]{
+	"uptimeInSeconds": func(ec *execCtx, f *ast.Field, p *podRuntime) { ec.writeInt(f, int64(ec.uptime(p.m.V2))) },
+}
+
 var podRuntimeFields = fieldTable[*podRuntime]{
-	"uptimeInSeconds": func(p *podRuntime, ec *execCtx, _ *ast.Field) (any, error) { return ec.uptime(p.m.V2), nil },
-	"ports": func(p *podRuntime, _ *execCtx, _ *ast.Field) (any, error) {
+	"ports": func(p *podRuntime, ec *execCtx, _ *ast.Field) (any, error) {
 		ports := p.m.V2.Runtime.Ports
-		exposed := make([]runtimePort, 0, len(ports))
+		exposed := ec.ports.exposed[:0]
 		for i := range ports {
 			rp := &ports[i]
 			if rp.Public <= 0 {
@@ -216,10 +229,11 @@ var podRuntimeFields = fieldTable[*podRuntime]{
 			exposed = append(exposed, runtimePort{p: rp, public: rp.IP != "" && rp.IP == string(p.m.V1.PublicIP)})
 		}
 		setPortTypes(exposed, p.m.V2.Ports)
-		out := make([]object, len(exposed))
+		out := ec.ports.objects[:0]
 		for i := range exposed {
-			out[i] = &exposed[i]
+			out = append(out, &exposed[i])
 		}
+		ec.ports.exposed, ec.ports.objects = exposed, out
 		return out, nil
 	},
 	"gpus":      unansweredField[*podRuntime]("PodRuntime", "gpus"),
@@ -233,19 +247,18 @@ type runtimePort struct {
 }
 
 func (r *runtimePort) typeName() string { return "PodRuntimePorts" }
-func (r *runtimePort) resolverFor(name string) fieldResolver {
-	return runtimePortFields.resolverFor(name)
-}
 func (r *runtimePort) field(ec *execCtx, f *ast.Field) (any, error) {
-	return resolveIn(runtimePortFields, "PodRuntimePorts", r, ec, f)
+	return resolveIn(fieldTable[*runtimePort]{}, "PodRuntimePorts", r, ec, f)
 }
 
-var runtimePortFields = fieldTable[*runtimePort]{
-	"ip":          func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.p.IP, nil },
-	"isIpPublic":  func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return r.public, nil },
-	"privatePort": func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.p.Private, nil },
-	"publicPort":  func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.p.Public, nil },
-	"type":        func(r *runtimePort, _ *execCtx, _ *ast.Field) (any, error) { return &r.typ, nil },
+func (r *runtimePort) writerFor(name string) leafWriter { return runtimePortLeaves.writerFor(name) }
+
+var runtimePortLeaves = leafTable[*runtimePort]{
+	"ip":          leafString(func(r *runtimePort) string { return r.p.IP }),
+	"isIpPublic":  leafBool(func(r *runtimePort) bool { return r.public }),
+	"privatePort": leafInt(func(r *runtimePort) int { return r.p.Private }),
+	"publicPort":  leafInt(func(r *runtimePort) int { return r.p.Public }),
+	"type":        leafString(func(r *runtimePort) string { return r.typ }),
 }
 
 // portTypes maps each exposed private port to its protocol (8888/http →

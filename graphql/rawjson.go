@@ -12,23 +12,22 @@ import (
 // Anything else takes the exact path (encoding/json), with the same answer.
 
 // The plain form is compact JSON (no whitespace) whose strings hold no
-// escape and no control character, in valid UTF-8: with no backslash
-// anywhere, every quote is a string's start or end, and a string's bytes
-// are its value as they stand (written as they are, they are its JSON
-// string). v2 writes such JSON for env and ports.
+// escape, in valid UTF-8: with no backslash anywhere, every quote is a
+// string's start or end, and a string's bytes are its value as they stand
+// (written as they are, they are its JSON string). v2 writes such JSON for
+// env and ports.
+//
+// The raw JSON given to these writers is valid JSON: a pod's env and ports
+// as podjson or encoding/json read them from v2's answer, both of which
+// validate the values they keep raw. In valid JSON a byte below 0x20 is
+// whitespace between tokens (a string cannot hold one unescaped), which
+// the plain readers refuse where they meet it; so plainText need not look
+// for them.
 
-// plainText reports whether raw has no backslash, no byte below 0x20 and
-// is valid UTF-8: the first condition of the plain form.
+// plainText reports whether raw, valid JSON, has no backslash and is valid
+// UTF-8: the first condition of the plain form.
 func plainText(raw []byte) bool {
-	if bytes.IndexByte(raw, '\\') >= 0 {
-		return false
-	}
-	for _, c := range raw {
-		if c < 0x20 {
-			return false
-		}
-	}
-	return utf8.Valid(raw)
+	return bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw)
 }
 
 // plainStringAt reads the string that starts at raw[i] (its opening
