@@ -150,6 +150,7 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	// otherwise.
 	ec.buf = append(podjson.GetAnswerBuf(answerBufHint), `{"data":`...)
 	ec.writeObject(&rootObject{door: d, typ: root.Name, op: string(op.Operation)}, op.SelectionSet, nil)
+	ec.releaseResults()
 	ec.finish()
 	if len(out.Warnings) > 0 {
 		ec.buf = append(ec.buf, `,"extensions":{"warnings":`...)

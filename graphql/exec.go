@@ -12,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/v1gateway/v1gateway/podjson"
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // This file is the executor: it walks a validated operation's selection
@@ -29,7 +30,8 @@ type object interface {
 }
 
 // A value a resolver gives: nil, string, bool, int, int64, float64,
-// json.RawMessage (a JSON scalar, written as is), object, []object, []string,
+// json.RawMessage (a JSON scalar, written as is), object, []object (or a
+// pointer to one: no allocation to box it), []string,
 // []int, []any, *string / *int / *float64 / *bool (nil: null), or a
 // jsonWriter.
 
@@ -168,6 +170,10 @@ type execCtx struct {
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
 	memo map[string]any
+
+	// results are the answers of the plans run (run), whose models the
+	// answer is written from: released once it is (releaseResults).
+	results []*translate.Result
 
 	// ports is the storage of the runtime ports of the pod being written
 	// (podRuntimeFields' ports): a pod's ports are written before the
@@ -458,27 +464,9 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Fie
 			ec.buf = append(ec.buf, x...)
 		}
 	case []object:
-		if x == nil {
-			ec.buf = append(ec.buf, "null"...)
-			return
-		}
-		ec.buf = append(ec.buf, '[')
-		ec.enter()
-		for i, o := range x {
-			if i > 0 {
-				ec.buf = append(ec.buf, ',')
-			}
-			if o == nil {
-				ec.buf = append(ec.buf, "null"...)
-				continue
-			}
-			ec.leaf = pathStep{index: i}
-			ec.enter()
-			ec.writeObject(o, set, owner)
-			ec.leave()
-		}
-		ec.leave()
-		ec.buf = append(ec.buf, ']')
+		ec.writeObjects(x, set, owner)
+	case *[]object:
+		ec.writeObjects(*x, set, owner)
 	case []any:
 		if x == nil {
 			ec.buf = append(ec.buf, "null"...)
@@ -534,6 +522,31 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Fie
 			ec.buf = append(ec.buf, "null"...)
 		}
 	}
+}
+
+// writeObjects writes a list of objects (nil: null), each by set.
+func (ec *execCtx) writeObjects(x []object, set ast.SelectionSet, owner *ast.Field) {
+	if x == nil {
+		ec.buf = append(ec.buf, "null"...)
+		return
+	}
+	ec.buf = append(ec.buf, '[')
+	ec.enter()
+	for i, o := range x {
+		if i > 0 {
+			ec.buf = append(ec.buf, ',')
+		}
+		if o == nil {
+			ec.buf = append(ec.buf, "null"...)
+			continue
+		}
+		ec.leaf = pathStep{index: i}
+		ec.enter()
+		ec.writeObject(o, set, owner)
+		ec.leave()
+	}
+	ec.leave()
+	ec.buf = append(ec.buf, ']')
 }
 
 // leafType is the name of f's type (Int, Float, ...).

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,4 +94,35 @@ func TestAnswersMatchTheirGoldenFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestConcurrentAnswersAreIntact runs the golden get_pods from many
+// goroutines at once: a pod list's models live in pooled storage given
+// back when the answer is written (translate.Result.Release), and no
+// answer may read another's.
+func TestConcurrentAnswersAreIntact(t *testing.T) {
+	want, err := os.ReadFile(filepath.Join("testdata", "golden", "get_pods.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	env := &Env{Caller: cannedCaller{canned.New(100)}, Options: translate.Options{Now: func() time.Time { return now }}, KeyID: "key-golden"}
+	req := Request{Query: clientDocument(t, "runpod-python/get_pods.graphql")}
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Go(func() {
+			for range 20 {
+				resp := d.Execute(context.Background(), env, req)
+				if !bytes.Equal(resp.Body, want) {
+					t.Errorf("an answer differs from testdata/golden/get_pods.json (%d bytes, want %d)", len(resp.Body), len(want))
+				}
+				podjson.ReleaseBody(resp.Body)
+			}
+		})
+	}
+	wg.Wait()
 }

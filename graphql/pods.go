@@ -234,7 +234,7 @@ var podRuntimeFields = fieldTable[*podRuntime]{
 			out = append(out, &exposed[i])
 		}
 		ec.ports.exposed, ec.ports.objects = exposed, out
-		return out, nil
+		return &ec.ports.objects, nil
 	},
 	"gpus":      unansweredField[*podRuntime]("PodRuntime", "gpus"),
 	"container": unansweredField[*podRuntime]("PodRuntime", "container"),

@@ -45,7 +45,18 @@ func (ec *execCtx) run(name string, params map[string]string, query url.Values, 
 	if res.Status >= 300 {
 		return nil, planErrorOf(op, res)
 	}
+	ec.results = append(ec.results, res)
 	return res, nil
+}
+
+// releaseResults gives back the storage of the plans' models (a pod
+// list's: translate.Result.Release) once the answer is written: nothing
+// reads them after.
+func (ec *execCtx) releaseResults() {
+	for _, r := range ec.results {
+		r.Release()
+	}
+	ec.results = nil
 }
 
 // absorb takes a plan's warnings, drops, emulation and notes into the

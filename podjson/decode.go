@@ -90,8 +90,24 @@ func (s *slab[T]) new() *T {
 
 // DecodePodList decodes a v2 ListPodsResponse ({"pods": [...]}, required).
 func DecodePodList(b []byte) ([]V2Pod, error) {
+	return newJReader(b).podList(nil)
+}
+
+// DecodePodListInto is DecodePodList decoding into the room of pods
+// (emptied first) and into st's storage, which the pods then use: a caller
+// that decodes list after list keeps both for the next list, emptied
+// (clear of the pods, st.Clear) once nothing reads the pods any more.
+func DecodePodListInto(b []byte, pods []V2Pod, st *PodStorage) ([]V2Pod, error) {
 	r := newJReader(b)
-	var pods []V2Pod
+	r.PodStorage = *st
+	pods, err := r.podList(pods[:0])
+	*st = r.PodStorage
+	return pods, err
+}
+
+// podList decodes a ListPodsResponse into pods' room (nil: a new list).
+func (r *jreader) podList(pods []V2Pod) ([]V2Pod, error) {
+	b := r.b
 	seen := false
 	if r.beginObject() {
 		first := true

@@ -312,3 +312,32 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// FuzzPodListDecodeInto checks DecodePodListInto against DecodePodList on
+// any input, with room and storage that held another list before (as the
+// GraphQL door's pooled lists do): the same pods, or the same error.
+func FuzzPodListDecodeInto(f *testing.F) {
+	f.Add(hundredPods()[:2000])
+	f.Add([]byte(podList(pod("a"), pod("b", cpuPod))))
+	f.Add([]byte(`{"pods":[{"id":"\ud83d\ude00","runtime":{"ports":[{"private":1,"public":null}]}}]}`))
+	f.Add([]byte(`{"pods":null}`))
+	f.Add([]byte(`{"pods":[{"id":"a"}],"pods":[{"id":"b"}]}`))
+	earlier := hundredPods()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var st PodStorage
+		room, err := DecodePodListInto(earlier, nil, &st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clear(room)
+		st.Clear()
+		got, gotErr := DecodePodListInto(b, room, &st)
+		want, wantErr := DecodePodList(b)
+		if (gotErr == nil) != (wantErr == nil) || (gotErr != nil && gotErr.Error() != wantErr.Error()) {
+			t.Fatalf("error %v, DecodePodList's %v", gotErr, wantErr)
+		}
+		if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
+			t.Fatalf("pods differ from DecodePodList's:\n%+v\n%+v", got, want)
+		}
+	})
+}

@@ -104,6 +104,21 @@ type Result struct {
 	// caller gives it if nothing was written yet, and otherwise aborts the
 	// connection so that the truncated body cannot pass for a whole one.
 	Stream func(w io.Writer) *Result
+
+	// release gives back the pooled storage Model lives in (Release).
+	release func()
+}
+
+// Release gives back the storage of r's Model once nothing reads the model
+// any more (a pod list's models live in pooled storage; podListStorage).
+// It is safe on any Result, and more than once.
+func (r *Result) Release() {
+	if r == nil || r.release == nil {
+		return
+	}
+	f := r.release
+	r.release = nil
+	f()
 }
 
 // ReleaseBody gives back the Body of a Result once it has been written and

@@ -236,26 +236,39 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if streamable {
 		return streamPodList(ctx, req, a, q)
 	}
-	all, r := decodePodListAnswer(a)
+	// The models of a list (the GraphQL door's) are read once and let go:
+	// they live in a pooled storage their Result gives back (Release).
+	var st *podListStorage
+	if req.Models {
+		st = podListStorages.Get().(*podListStorage)
+	}
+	res := listPods(ctx, req, c, q, a, st)
+	if st != nil && res.release == nil {
+		st.release()
+	}
+	return res
+}
+
+// listPods is listPodsPlan's decoded path: the answer a, whole, decoded
+// into st (nil: new storage), the pods' templateId from the store,
+// filtered, mapped and expanded.
+func listPods(ctx context.Context, req *Request, c Caller, q *podQuery, a *V2Answer, st *podListStorage) *Result {
+	all, r := st.decode(a)
 	if r != nil {
 		return r
 	}
+	ptrs := st.ptrsTo(all)
 	if req.Facts != nil {
-		// templateId from the store before filtering (P8).
-		ptrs := make([]*podjson.V2Pod, len(all))
-		for i := range all {
-			ptrs[i] = &all[i]
-		}
-		fillPodTemplates(ctx, req, ptrs)
+		fillPodTemplates(ctx, req, ptrs) // templateId from the store before filtering (P8)
 	}
-	pods := make([]*podjson.V2Pod, 0, len(all))
+	pods := ptrs[:0]
 	filter := q.filters()
-	for i := range all {
-		if p := &all[i]; !filter || q.match(p) {
+	for _, p := range ptrs {
+		if !filter || q.match(p) {
 			pods = append(pods, p)
 		}
 	}
-	out := make([]podjson.V1Pod, len(pods))
+	out := st.v1Pods(len(pods))
 	for i, p := range pods {
 		podjson.FillV1Pod(&out[i], p)
 	}
@@ -271,11 +284,12 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		workers = workerTemplates(ctx, req, q, filterWorkers(q, all, q.includeMachine))
 	}
 	if req.Models {
-		models := make([]PodModel, len(pods))
-		for i, p := range pods {
-			models[i] = PodModel{V2: p, V1: &out[i]}
+		models := st.podModels(pods, out)
+		res := &Result{Status: http.StatusOK, Model: models}
+		if st != nil {
+			res.release = st.release
 		}
-		return &Result{Status: http.StatusOK, Model: models}
+		return res
 	}
 	return podListAnswer(out, workers, len(a.Body))
 }

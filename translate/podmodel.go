@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
+	"sync"
 
 	"github.com/v1gateway/v1gateway/podjson"
 )
@@ -81,6 +83,94 @@ func decodePodListAnswer(a *V2Answer) ([]podjson.V2Pod, *Result) {
 		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
 	}
 	return pods, nil
+}
+
+// podListStorage is the storage of a pod list's models (the GraphQL
+// door's ListPods): the decoded v2 pods and their parts, the pointers to
+// them, their v1 forms and models, kept from one list to the next
+// (podListStorages) so that a list read as models allocates next to
+// nothing. Its Result gives it back (Result.Release) once the models are
+// no longer read. A nil *podListStorage allocates each list anew.
+type podListStorage struct {
+	pods   []podjson.V2Pod
+	parts  podjson.PodStorage
+	ptrs   []*podjson.V2Pod
+	v1     []podjson.V1Pod
+	models []PodModel
+}
+
+var podListStorages = sync.Pool{New: func() any { return new(podListStorage) }}
+
+// Past this many pods a storage is dropped, not kept for the next list.
+const maxKeptListPods = 1024
+
+// decode decodes the pods of a v2 list answer, or returns the 502.
+func (st *podListStorage) decode(a *V2Answer) ([]podjson.V2Pod, *Result) {
+	if st == nil {
+		return decodePodListAnswer(a)
+	}
+	pods, err := podjson.DecodePodListInto(a.Body, st.pods, &st.parts)
+	if err != nil {
+		return nil, Fail(http.StatusBadGateway, "the v2 API answered with a pod list the gateway cannot read: "+err.Error())
+	}
+	st.pods = pods
+	return pods, nil
+}
+
+// ptrsTo is a pointer to each of pods.
+func (st *podListStorage) ptrsTo(pods []podjson.V2Pod) []*podjson.V2Pod {
+	var ptrs []*podjson.V2Pod
+	if st != nil {
+		ptrs = st.ptrs[:0]
+	}
+	for i := range pods {
+		ptrs = append(ptrs, &pods[i])
+	}
+	if st != nil {
+		st.ptrs = ptrs
+	}
+	return ptrs
+}
+
+// v1Pods is room for n v1 pods, zeroed.
+func (st *podListStorage) v1Pods(n int) []podjson.V1Pod {
+	if st == nil {
+		return make([]podjson.V1Pod, n)
+	}
+	st.v1 = slices.Grow(st.v1[:0], n)[:n]
+	return st.v1
+}
+
+// podModels are the models of pods and their v1 forms.
+func (st *podListStorage) podModels(pods []*podjson.V2Pod, out []podjson.V1Pod) []PodModel {
+	var models []PodModel
+	if st != nil {
+		models = st.models[:0]
+	}
+	for i, p := range pods {
+		models = append(models, PodModel{V2: p, V1: &out[i]})
+	}
+	if st != nil {
+		st.models = models
+	}
+	return models
+}
+
+// release empties st (no reference to an answer's strings or another
+// storage is kept) and gives it back to the pool.
+func (st *podListStorage) release() {
+	if cap(st.pods) > maxKeptListPods {
+		*st = podListStorage{}
+		podListStorages.Put(st)
+		return
+	}
+	clear(st.pods[:cap(st.pods)])
+	clear(st.ptrs[:cap(st.ptrs)])
+	clear(st.v1[:cap(st.v1)])
+	clear(st.models[:cap(st.models)])
+	st.pods, st.ptrs, st.v1, st.models = st.pods[:0], st.ptrs[:0], st.v1[:0], st.models[:0]
+	st.parts.Clear()
+	podListStorages.Put(st)
 }
 
 // podAnswer is a v1 answer with one pod, out, the v1 form of v2.
