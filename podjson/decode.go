@@ -100,6 +100,10 @@ func DecodePodList(b []byte) ([]V2Pod, error) {
 func DecodePodListInto(b []byte, pods []V2Pod, st *PodStorage) ([]V2Pod, error) {
 	r := newJReader(b)
 	r.PodStorage = *st
+	// Strings with escapes go to st's scratch too: it is only appended to
+	// while the list is decoded, so each string keeps its bytes until the
+	// caller empties st.
+	r.reuseStrings = true
 	pods, err := r.podList(pods[:0])
 	*st = r.PodStorage
 	return pods, err

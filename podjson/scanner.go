@@ -38,10 +38,12 @@ type jreader struct {
 	// stream: pods are decoded one at a time into reused storage (see
 	// PodStream).
 	stream bool
-	// reuseStrings: the strings with escapes of a pod are decoded into
-	// scratch, reused by the next pod (set where a pod's strings are
-	// already valid only until the next one: a stream read through a
-	// window, PodStream.InitReader).
+	// reuseStrings: the strings with escapes are decoded into scratch
+	// (appended: a string that grows it keeps the memory it was written
+	// in), which a stream read through a window reuses for the next pod
+	// (PodStream.InitReader: a pod's strings are already valid only until
+	// the next one), and a list decoded into a caller's storage keeps
+	// until the caller empties it (DecodePodListInto).
 	reuseStrings bool
 	// podField is the field of the pod member read last (pod), to name
 	// it in an error.
