@@ -46,7 +46,9 @@ func (q GPUCatalogQuery) values() url.Values {
 
 // ReadGPUTypes reads the v2 GPU catalog (GET /v2/catalog/gpus, or
 // /v2/catalog/gpus/{id} for one type). An unknown type is an empty list,
-// not an error: GraphQL's gpuTypes(input: {id}) answered [] for it.
+// not an error: GraphQL's gpuTypes(input: {id}) answered [] for it. The
+// types are read-only: they are decoded once per catalog answer, which
+// the proxy shares between requests (decoded, answermemo.go).
 func ReadGPUTypes(ctx context.Context, req *Request, c Caller, q GPUCatalogQuery) ([]V2GPUType, *Result) {
 	if q.ID != "" {
 		if !ValidID(q.ID) {
@@ -62,7 +64,7 @@ func ReadGPUTypes(ctx context.Context, req *Request, c Caller, q GPUCatalogQuery
 		if !a.OK() {
 			return nil, FromV2Error(req.Op, a)
 		}
-		t, r := decodeV2[V2GPUType](a, "a GPU type")
+		t, r := decodeShared[V2GPUType](a, "a GPU type")
 		if r != nil {
 			return nil, r
 		}
@@ -75,7 +77,7 @@ func ReadGPUTypes(ctx context.Context, req *Request, c Caller, q GPUCatalogQuery
 	if !a.OK() {
 		return nil, FromV2Error(req.Op, a)
 	}
-	cat, r := decodeV2[v2GPUCatalog](a, "a GPU catalog")
+	cat, r := decodeShared[v2GPUCatalog](a, "a GPU catalog")
 	if r != nil {
 		return nil, r
 	}
@@ -94,8 +96,15 @@ type V2DataCenter struct {
 	} `json:"gpuAvailability"`
 }
 
+// v2DataCenterList is GET /v2/catalog/datacenters.
+type v2DataCenterList struct {
+	DataCenters []V2DataCenter `json:"dataCenters"`
+}
+
 // ReadDataCenters reads the v2 data-center catalog, with each one's GPU
-// availability when gpus is set.
+// availability when gpus is set. The data centers are read-only: they are
+// decoded once per catalog answer, which the proxy shares between
+// requests.
 func ReadDataCenters(ctx context.Context, req *Request, c Caller, gpus bool) ([]V2DataCenter, *Result) {
 	call := V2Call{Method: http.MethodGet, Path: "/v2/catalog/datacenters"}
 	if gpus {
@@ -108,9 +117,7 @@ func ReadDataCenters(ctx context.Context, req *Request, c Caller, gpus bool) ([]
 	if !a.OK() {
 		return nil, FromV2Error(req.Op, a)
 	}
-	list, r := decodeV2[struct {
-		DataCenters []V2DataCenter `json:"dataCenters"`
-	}](a, "a data-center catalog")
+	list, r := decodeShared[v2DataCenterList](a, "a data-center catalog")
 	if r != nil {
 		return nil, r
 	}

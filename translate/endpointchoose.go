@@ -56,7 +56,7 @@ func chooseEndpointGPU(ctx context.Context, req *Request, c Caller, in *endpoint
 		r.Body = EncodeV1Error(msg)
 		return nil, r
 	}
-	pools, r := decodeV2[v2GPUPoolCatalog](a, "a GPU catalog")
+	pools, r := decodeShared[v2GPUPoolCatalog](a, "a GPU catalog")
 	if r != nil {
 		return nil, r
 	}

@@ -74,8 +74,9 @@ func queryBool(v url.Values, name string, errs *[]string) bool {
 	return b
 }
 
-// readGPUPools reads the GPU catalog (the proxy caches it). On failure it
-// returns the v1 answer, prefixed with what the catalog was needed for.
+// readGPUPools reads the GPU catalog (the proxy caches it, and it is
+// decoded once per answer: read-only). On failure it returns the v1
+// answer, prefixed with what the catalog was needed for.
 func readGPUPools(ctx context.Context, req *Request, c Caller, why string) (*v2GPUPoolCatalog, *Result) {
 	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/catalog/gpus"})
 	if err != nil {
@@ -91,7 +92,7 @@ func readGPUPools(ctx context.Context, req *Request, c Caller, why string) (*v2G
 		r.Body = EncodeV1Error(why + ": the v2 GPU catalog could not be read: " + ProblemMessage(a.Body, a.Status))
 		return nil, r
 	}
-	return decodeV2[v2GPUPoolCatalog](a, "a GPU catalog")
+	return decodeShared[v2GPUPoolCatalog](a, "a GPU catalog")
 }
 
 // message1 extracts the message of a v1 error answer.

@@ -31,11 +31,18 @@ type V2Call struct {
 	Body   []byte // JSON, nil for none
 }
 
-// V2Answer is one HTTP answer of v2, fully read.
+// V2Answer is one HTTP answer of v2, fully read. An answer may be shared
+// between requests (the proxy's catalog cache hands the same *V2Answer to
+// every request for a while): nobody writes its fields once a Caller has
+// returned it, and it is not copied (it holds a mutex), so that what was
+// decoded from it (decoded, answermemo.go) travels with it.
 type V2Answer struct {
 	Status int
 	Header http.Header
 	Body   []byte
+
+	// memo keeps the forms decoded from Body (decoded).
+	memo answerMemo
 }
 
 // OK reports a 2xx status.
@@ -236,7 +243,8 @@ func decodeV2[T any](a *V2Answer, what string) (*T, *Result) {
 
 // readCatalog decodes a v2 catalog answer (a, err: a Caller's result). When
 // it cannot, failure says why ("" when read): for plans that go on without
-// the catalog, e.g. trying candidates in the client's order.
+// the catalog, e.g. trying candidates in the client's order. The catalog is
+// decoded once per answer (decodeShared) and is read-only.
 func readCatalog[T any](a *V2Answer, err error, what string) (cat *T, failure string) {
 	switch {
 	case err != nil:
@@ -244,7 +252,7 @@ func readCatalog[T any](a *V2Answer, err error, what string) (cat *T, failure st
 	case !a.OK():
 		return nil, ProblemMessage(a.Body, a.Status)
 	}
-	cat, r := decodeV2[T](a, what)
+	cat, r := decodeShared[T](a, what)
 	if r != nil {
 		return nil, "unreadable answer"
 	}

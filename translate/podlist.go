@@ -521,13 +521,9 @@ func expandMachines(ctx context.Context, req *Request, c Caller, pods []*podjson
 		if !a.OK() {
 			return FromV2Error(req.Op, a)
 		}
-		cat, r := decodeV2[v2GPUCatalog](a, "a GPU catalog")
-		if r != nil {
+		var r *Result
+		if gpus, r = gpuTypesByID(a); r != nil {
 			return r
-		}
-		gpus = make(map[string]*v2GPUType, len(cat.GPUs))
-		for i := range cat.GPUs {
-			gpus[cat.GPUs[i].ID] = &cat.GPUs[i]
 		}
 		break
 	}
@@ -550,6 +546,23 @@ func expandMachines(ctx context.Context, req *Request, c Caller, pods []*podjson
 		out[i].Machine = m
 	}
 	return nil
+}
+
+// gpuTypesByID is the GPU catalog answer a by type id, made once per
+// answer (decoded): the proxy shares a cached catalog answer between
+// requests. The map and the types it points to are read-only.
+func gpuTypesByID(a *V2Answer) (map[string]*v2GPUType, *Result) {
+	return decoded(a, "GPU types by id", func(a *V2Answer) (map[string]*v2GPUType, *Result) {
+		cat, r := decodeShared[v2GPUCatalog](a, "a GPU catalog")
+		if r != nil {
+			return nil, r
+		}
+		byID := make(map[string]*v2GPUType, len(cat.GPUs))
+		for i := range cat.GPUs {
+			byID[cat.GPUs[i].ID] = &cat.GPUs[i]
+		}
+		return byID, nil
+	})
 }
 
 // ---------------------------------------------------------------------------

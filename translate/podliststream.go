@@ -96,9 +96,8 @@ func listPodsStreamed(ctx context.Context, req *Request, c StreamCaller, q *podQ
 	var res *Result
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		// The whole answer: as before. The v1 answer shares none of buf.
-		whole := *a
-		whole.Body = buf[:n]
-		res = streamPodList(ctx, req, &whole, q)
+		whole := &V2Answer{Status: a.Status, Header: a.Header, Body: buf[:n]}
+		res = streamPodList(ctx, req, whole, q)
 	} else {
 		res = FromCallError(err)
 	}
