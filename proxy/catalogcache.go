@@ -62,11 +62,15 @@ func (cc *catalogCache) get(c translate.V2Call) (*translate.V2Answer, bool) {
 	return e.answer, true
 }
 
-// put keeps a and reports whether it did (its body is then shared and
-// must never be reused).
-func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) bool {
+// put keeps a and returns the answer it keeps, or nil when it keeps none.
+// The kept answer shares a's body, which must then never be reused, and
+// is the one get returns until it expires: the caller answers with it
+// too, so that what plans decode from it (translate decodes a catalog
+// once per answer) serves every request of its lifetime, the first one
+// included.
+func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) *translate.V2Answer {
 	if cc == nil || cc.ttl <= 0 || !cacheable(c) || a.Status != http.StatusOK {
-		return false
+		return nil
 	}
 	now := cc.now()
 	cc.mu.Lock()
@@ -84,9 +88,7 @@ func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) bool {
 	}
 	// Only the body is kept: per-key headers (RateLimit) must not leak
 	// between keys.
-	cc.entries[cacheKey(c)] = catalogEntry{
-		answer:  &translate.V2Answer{Status: a.Status, Header: http.Header{"Content-Type": a.Header["Content-Type"]}, Body: a.Body},
-		expires: now.Add(cc.ttl),
-	}
-	return true
+	kept := &translate.V2Answer{Status: a.Status, Header: http.Header{"Content-Type": a.Header["Content-Type"]}, Body: a.Body}
+	cc.entries[cacheKey(c)] = catalogEntry{answer: kept, expires: now.Add(cc.ttl)}
+	return kept
 }

@@ -67,13 +67,16 @@ func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*tran
 		return nil, normalizeCallError(err)
 	}
 	a := &translate.V2Answer{Status: resp.Status, Header: resp.Header, Body: resp.Body}
-	if !c.cache.put(call, a) {
-		c.mu.Lock()
-		if !c.released && len(c.bodies) < 32 {
-			c.bodies = append(c.bodies, resp.Body)
-		}
-		c.mu.Unlock()
+	if kept := c.cache.put(call, a); kept != nil {
+		// The plan reads the cached answer, as later requests will: what
+		// it decodes from it is kept for them (translate, answermemo.go).
+		return kept, nil
 	}
+	c.mu.Lock()
+	if !c.released && len(c.bodies) < 32 {
+		c.bodies = append(c.bodies, resp.Body)
+	}
+	c.mu.Unlock()
 	return a, nil
 }
 
