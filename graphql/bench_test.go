@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,13 +19,23 @@ import (
 
 // cannedCaller answers as make bench's upstream does (bench/canned): the
 // pod list, and the GPU catalog the pods' machine.gpuDisplayName is read
-// from.
+// from — one answer object per catalog (catalogAnswers), as the proxy's
+// catalog cache hands every request the same one.
 type cannedCaller struct{ b *canned.Bodies }
+
+var catalogAnswers sync.Map // *canned.Bodies → its GET /v2/catalog/gpus answer
 
 func (c cannedCaller) Call(_ context.Context, call translate.V2Call) (*translate.V2Answer, error) {
 	a, ok := c.b.Route(call.Method, call.Path)
 	if !ok {
 		return nil, fmt.Errorf("the canned upstream has no %s %s", call.Method, call.Path)
+	}
+	if call.Path == "/v2/catalog/gpus" {
+		if kept, ok := catalogAnswers.Load(c.b); ok {
+			return kept.(*translate.V2Answer), nil
+		}
+		kept, _ := catalogAnswers.LoadOrStore(c.b, &translate.V2Answer{Status: a.Status, Header: http.Header{"Content-Type": {"application/json"}}, Body: a.Body})
+		return kept.(*translate.V2Answer), nil
 	}
 	return &translate.V2Answer{Status: a.Status, Header: http.Header{"Content-Type": {"application/json"}}, Body: a.Body}, nil
 }
