@@ -527,17 +527,28 @@ func expandMachines(ctx context.Context, req *Request, c Caller, pods []*podjson
 		}
 		break
 	}
+	// The list's machines, each with its GPU type and cloud flag, in one
+	// allocation rather than up to three per pod.
+	type machineParts struct {
+		machine podjson.V1PodMachine
+		gpuType podjson.V1MachineGPU
+		secure  bool
+	}
+	parts := make([]machineParts, len(pods))
 	for i, p := range pods {
-		m := &podjson.V1PodMachine{SecureCloud: ptrTo(p.Cloud == "SECURE")}
-		if p.Cloud == "" {
-			m.SecureCloud = nil
+		mp := &parts[i]
+		m := &mp.machine
+		if p.Cloud != "" {
+			mp.secure = p.Cloud == "SECURE"
+			m.SecureCloud = &mp.secure
 		}
 		m.DataCenterID = p.DataCenterID
 		if p.GPU != nil {
 			m.GpuTypeID = p.GPU.ID
 			if t, ok := gpus[p.GPU.ID]; ok {
 				m.GpuDisplayName = t.Name
-				m.GpuType = &podjson.V1MachineGPU{ID: t.ID, DisplayName: t.Name, SecurePrice: t.Price.Secure, CommunityPrice: t.Price.Community}
+				mp.gpuType = podjson.V1MachineGPU{ID: t.ID, DisplayName: t.Name, SecurePrice: t.Price.Secure, CommunityPrice: t.Price.Community}
+				m.GpuType = &mp.gpuType
 				if g := out[i].GPU; g != nil {
 					g.DisplayName, g.SecurePrice, g.CommunityPrice = t.Name, t.Price.Secure, t.Price.Community
 				}
