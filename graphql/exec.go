@@ -88,11 +88,11 @@ func (t fieldTable[T]) resolverFor(name string) fieldResolver {
 // costs a list of many objects. A type's other fields (objects, lists of
 // objects, leaves with arguments) are in its fieldTable; a field is in one
 // table or the other (TestTablesAnswerEverySchemaField).
-type leafTable[T any] map[string]func(ec *execCtx, f *ast.Field, o T)
+type leafTable[T any] map[string]func(ec *execCtx, cf *collectedField, o T)
 
-// leafWriter writes one leaf field for o: false (nothing written) when o
-// is not of the table's type.
-type leafWriter func(ec *execCtx, f *ast.Field, o object) bool
+// leafWriter writes the leaf field cf for o: false (nothing written) when
+// o is not of the table's type.
+type leafWriter func(ec *execCtx, cf *collectedField, o object) bool
 
 // A leafObject is an object some of whose leaves are in a leafTable.
 type leafObject interface {
@@ -105,10 +105,10 @@ func (t leafTable[T]) writerFor(name string) leafWriter {
 	if !ok {
 		return nil
 	}
-	return func(ec *execCtx, f *ast.Field, o object) bool {
+	return func(ec *execCtx, cf *collectedField, o object) bool {
 		x, ok := o.(T)
 		if ok {
-			fn(ec, f, x)
+			fn(ec, cf, x)
 		}
 		return ok
 	}
@@ -118,31 +118,42 @@ func (t leafTable[T]) writerFor(name string) leafWriter {
 // Numbers go through writeInt and writeFloat, which write them as the
 // field's schema type (Int or Float) says.
 
-func leafString[T any](get func(T) string) func(*execCtx, *ast.Field, T) {
-	return func(ec *execCtx, _ *ast.Field, o T) { ec.buf = appendString(ec.buf, get(o)) }
+func leafString[T any](get func(T) string) func(*execCtx, *collectedField, T) {
+	return func(ec *execCtx, _ *collectedField, o T) { ec.buf = appendString(ec.buf, get(o)) }
 }
 
-func leafInt[T any](get func(T) int) func(*execCtx, *ast.Field, T) {
-	return func(ec *execCtx, f *ast.Field, o T) { ec.writeInt(f, int64(get(o))) }
+func leafInt[T any](get func(T) int) func(*execCtx, *collectedField, T) {
+	return func(ec *execCtx, cf *collectedField, o T) { ec.writeLeafInt(cf, get(o)) }
 }
 
-func leafFloat[T any](get func(T) float64) func(*execCtx, *ast.Field, T) {
-	return func(ec *execCtx, f *ast.Field, o T) { ec.writeFloat(f, get(o)) }
+func leafFloat[T any](get func(T) float64) func(*execCtx, *collectedField, T) {
+	return func(ec *execCtx, cf *collectedField, o T) {
+		ec.writeFloatAs(cf.leafType, cf.fields[0], get(o))
+	}
 }
 
-func leafBool[T any](get func(T) bool) func(*execCtx, *ast.Field, T) {
-	return func(ec *execCtx, _ *ast.Field, o T) { ec.buf = strconv.AppendBool(ec.buf, get(o)) }
+func leafBool[T any](get func(T) bool) func(*execCtx, *collectedField, T) {
+	return func(ec *execCtx, _ *collectedField, o T) { ec.buf = strconv.AppendBool(ec.buf, get(o)) }
 }
 
 // leafUnanswered is the writer of a field v2 has no source for: null,
 // and the field named in the operation's warning (unanswered).
-func leafUnanswered[T any](typ, name string) func(*execCtx, *ast.Field, T) {
-	return func(ec *execCtx, _ *ast.Field, _ T) { ec.writeUnanswered(typ, name) }
+func leafUnanswered[T any](typ, name string) func(*execCtx, *collectedField, T) {
+	return func(ec *execCtx, cf *collectedField, _ T) { ec.writeUnanswered(cf, typ, name) }
 }
 
-// writeUnanswered writes null for a field v2 has no source for.
-func (ec *execCtx) writeUnanswered(typ, name string) {
-	ec.unanswered(typ, name)
+// writeLeafInt writes n as cf's schema type says (writeInt).
+func (ec *execCtx) writeLeafInt(cf *collectedField, n int) {
+	ec.writeIntAs(cf.leafType, int64(n))
+}
+
+// writeUnanswered writes null for a field v2 has no source for, named in
+// the operation's warning the first time (noted).
+func (ec *execCtx) writeUnanswered(cf *collectedField, typ, name string) {
+	if !cf.noted {
+		cf.noted = true
+		ec.unanswered(typ, name)
+	}
 	ec.buf = append(ec.buf, "null"...)
 }
 
@@ -162,10 +173,6 @@ type execCtx struct {
 	leaf  pathStep
 	buf   []byte
 	nulls []typeField // selected fields v2 has no source for (unanswered)
-
-	// fieldsOf holds each field's selection set as collected for a type
-	// (fields): a list of 100 pods collects its pods' fields once.
-	fieldsOf map[*ast.Field]collected
 
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
@@ -241,32 +248,32 @@ type collectedField struct {
 	write   leafWriter
 	resolve fieldResolver
 	found   bool
+	// leafType is the name of the field's schema type (Int, Float, ...):
+	// how a leaf writer writes a number.
+	leafType string
+	// noted is set once the field is named in the operation's warning of
+	// fields v2 has no source for (unanswered).
+	noted bool
+	// sub is the field's own selection set as collected for the type of
+	// its objects (subType): once per operation, not once per object.
+	sub     []collectedField
+	subType string
 }
 
-// collected is a field's selection set as collected for a type.
-type collected struct {
-	typ    string
-	fields []collectedField
-}
-
-// fields is collect of set for typ, done once per field in an operation
-// when set is the field's own selection set (owner, a field of the
-// validated document, which outlives the operation; nil: not kept). A
+// fields is collect of set for typ, done once per operation when set is
+// the own selection set of owner, the collected field whose objects are
+// written (nil: set is the operation's or a merged one, collected anew). A
 // field's objects are all of one type (the schema has no interface or
 // union); another type is collected anew.
-func (ec *execCtx) fields(set ast.SelectionSet, typ string, owner *ast.Field) []collectedField {
+func (ec *execCtx) fields(set ast.SelectionSet, typ string, owner *collectedField) []collectedField {
 	if owner == nil {
 		return ec.collectMembers(set, typ)
 	}
-	if c, ok := ec.fieldsOf[owner]; ok && c.typ == typ {
-		return c.fields
+	if owner.sub != nil && owner.subType == typ {
+		return owner.sub
 	}
-	fs := ec.collectMembers(set, typ)
-	if ec.fieldsOf == nil {
-		ec.fieldsOf = make(map[*ast.Field]collected)
-	}
-	ec.fieldsOf[owner] = collected{typ, fs}
-	return fs
+	owner.sub, owner.subType = ec.collectMembers(set, typ), typ
+	return owner.sub
 }
 
 // collectMembers is collect, with each key written as an object member.
@@ -349,9 +356,10 @@ func (ec *execCtx) included(ds ast.DirectiveList) bool {
 }
 
 // writeObject writes o as the JSON object of the fields set selects;
-// owner is the field whose selection set set is (nil: the operation's, or
-// a merged one), by which its fields are collected once (fields).
-func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field) {
+// owner is the collected field whose selection set set is (nil: the
+// operation's, or a merged one), by which its fields are collected once
+// (fields).
+func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *collectedField) {
 	fields := ec.fields(set, o.typeName(), owner)
 	ec.buf = append(ec.buf, '{')
 	for i := range fields {
@@ -362,7 +370,7 @@ func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field)
 		if !cf.found {
 			cf.find(o, f)
 		}
-		if cf.write != nil && cf.write(ec, f, o) {
+		if cf.write != nil && cf.write(ec, cf, o) {
 			continue
 		}
 		if f.Name == "__typename" {
@@ -373,7 +381,7 @@ func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field)
 				ec.fail(f, err)
 				ec.buf = append(ec.buf, "null"...)
 			} else if len(cf.fields) == 1 {
-				ec.writeValue(f, f.SelectionSet, f, v)
+				ec.writeValue(f, f.SelectionSet, cf, v)
 			} else {
 				ec.writeValue(f, mergedSelection(cf.fields), nil, v)
 			}
@@ -386,6 +394,7 @@ func (ec *execCtx) writeObject(o object, set ast.SelectionSet, owner *ast.Field)
 // type, once per selection set.
 func (cf *collectedField) find(o object, f *ast.Field) {
 	cf.found = true
+	cf.leafType = leafType(f)
 	if l, ok := o.(leafObject); ok {
 		if cf.write = l.writerFor(f.Name); cf.write != nil {
 			return
@@ -419,7 +428,7 @@ func mergedSelection(fs []*ast.Field) ast.SelectionSet {
 // against the schema's leaf type), objects and lists by set (owner: as in
 // writeObject). The concrete types come first, as resolvers give them
 // most; the two interfaces (object, jsonWriter) last.
-func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Field, v any) {
+func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *collectedField, v any) {
 	switch x := v.(type) {
 	case nil:
 		ec.buf = append(ec.buf, "null"...)
@@ -525,7 +534,7 @@ func (ec *execCtx) writeValue(f *ast.Field, set ast.SelectionSet, owner *ast.Fie
 }
 
 // writeObjects writes a list of objects (nil: null), each by set.
-func (ec *execCtx) writeObjects(x []object, set ast.SelectionSet, owner *ast.Field) {
+func (ec *execCtx) writeObjects(x []object, set ast.SelectionSet, owner *collectedField) {
 	if x == nil {
 		ec.buf = append(ec.buf, "null"...)
 		return
@@ -558,8 +567,11 @@ func leafType(f *ast.Field) string {
 }
 
 // writeInt writes an integer: as a number in a Float field.
-func (ec *execCtx) writeInt(f *ast.Field, n int64) {
-	if leafType(f) == "Float" {
+func (ec *execCtx) writeInt(f *ast.Field, n int64) { ec.writeIntAs(leafType(f), n) }
+
+// writeIntAs is writeInt for a field of the schema type typ.
+func (ec *execCtx) writeIntAs(typ string, n int64) {
+	if typ == "Float" {
 		ec.buf = appendFloat(ec.buf, float64(n))
 		return
 	}
@@ -569,8 +581,11 @@ func (ec *execCtx) writeInt(f *ast.Field, n int64) {
 // writeFloat writes a float. Int fields are written as integers whatever
 // the Go type (clients decode counts into integers); a float that is not a
 // whole number in an Int field is an error, as GraphQL's Int coercion says.
-func (ec *execCtx) writeFloat(f *ast.Field, x float64) {
-	if leafType(f) == "Int" {
+func (ec *execCtx) writeFloat(f *ast.Field, x float64) { ec.writeFloatAs(leafType(f), f, x) }
+
+// writeFloatAs is writeFloat for f, a field of the schema type typ.
+func (ec *execCtx) writeFloatAs(typ string, f *ast.Field, x float64) {
+	if typ == "Int" {
 		if x != math.Trunc(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<31-1 {
 			ec.fail(f, fmt.Errorf("%s.%s: %v is not an Int", f.ObjectDefinition.Name, f.Name, x))
 			ec.buf = append(ec.buf, "null"...)

@@ -83,10 +83,21 @@ type podObject struct {
 	m       *translate.PodModel
 	machine podMachine
 	runtime podRuntime
+	// up is the pod's uptime once read (uptimeSeconds and
+	// runtime.uptimeInSeconds are the same), -1 before.
+	up int
 }
 
 func (p *podObject) set(m *translate.PodModel) {
-	p.m, p.machine.m, p.runtime.m = m, m, m
+	p.m, p.machine.m, p.runtime.m, p.runtime.pod, p.up = m, m, m, p, -1
+}
+
+// uptime is the pod's uptime in seconds (execCtx.uptime), read once.
+func (p *podObject) uptime(ec *execCtx) int {
+	if p.up < 0 {
+		p.up = ec.uptime(p.m.V2)
+	}
+	return p.up
 }
 
 func (p *podObject) typeName() string { return "Pod" }
@@ -109,29 +120,31 @@ var podLeaves = leafTable[*podObject]{
 	"volumeInGb":        leafInt(func(p *podObject) int { return p.m.V1.VolumeInGb }),
 	"volumeMountPath":   leafString(func(p *podObject) string { return p.m.V1.VolumeMountPath }),
 	"dockerArgs":        leafString(func(p *podObject) string { return p.m.V2.Args }),
-	"env":               func(ec *execCtx, _ *ast.Field, p *podObject) { ec.buf = (*podEnv)(&p.m.V2.Env).appendJSON(ec.buf) },
-	"ports":             func(ec *execCtx, _ *ast.Field, p *podObject) { ec.buf = (*podPorts)(&p.m.V2.Ports).appendJSON(ec.buf) },
+	"env":               func(ec *execCtx, _ *collectedField, p *podObject) { ec.buf = (*podEnv)(&p.m.V2.Env).appendJSON(ec.buf) },
+	"ports": func(ec *execCtx, _ *collectedField, p *podObject) {
+		ec.buf = (*podPorts)(&p.m.V2.Ports).appendJSON(ec.buf)
+	},
 	"gpuCount": leafInt(func(p *podObject) int {
 		if p.m.V2.GPU == nil {
 			return 0
 		}
 		return p.m.V2.GPU.Count
 	}),
-	"vcpuCount": func(ec *execCtx, f *ast.Field, p *podObject) {
+	"vcpuCount": func(ec *execCtx, cf *collectedField, p *podObject) {
 		if p.m.V2.CPU == nil {
-			ec.writeUnanswered("Pod", "vcpuCount")
+			ec.writeUnanswered(cf, "Pod", "vcpuCount")
 			return
 		}
-		ec.writeInt(f, int64(p.m.V2.CPU.VcpuCount))
+		ec.writeLeafInt(cf, p.m.V2.CPU.VcpuCount)
 	},
-	"memoryInGb": func(ec *execCtx, f *ast.Field, p *podObject) {
+	"memoryInGb": func(ec *execCtx, cf *collectedField, p *podObject) {
 		if p.m.V2.CPU == nil {
-			ec.writeUnanswered("Pod", "memoryInGb")
+			ec.writeUnanswered(cf, "Pod", "memoryInGb")
 			return
 		}
-		ec.writeInt(f, int64(p.m.V2.CPU.Memory))
+		ec.writeLeafInt(cf, p.m.V2.CPU.Memory)
 	},
-	"uptimeSeconds":    func(ec *execCtx, f *ast.Field, p *podObject) { ec.writeInt(f, int64(ec.uptime(p.m.V2))) },
+	"uptimeSeconds":    func(ec *execCtx, cf *collectedField, p *podObject) { ec.writeLeafInt(cf, p.uptime(ec)) },
 	"machineId":        leafUnanswered[*podObject]("Pod", "machineId"),
 	"dockerId":         leafUnanswered[*podObject]("Pod", "dockerId"),
 	"lastStatusChange": leafUnanswered[*podObject]("Pod", "lastStatusChange"),
@@ -184,14 +197,14 @@ func (p *podMachine) field(ec *execCtx, f *ast.Field) (any, error) {
 func (p *podMachine) writerFor(name string) leafWriter { return podMachineLeaves.writerFor(name) }
 
 var podMachineLeaves = leafTable[*podMachine]{
-	"gpuDisplayName": func(ec *execCtx, _ *ast.Field, p *podMachine) {
+	"gpuDisplayName": func(ec *execCtx, _ *collectedField, p *podMachine) {
 		if p.m.V1.Machine == nil || p.m.V1.Machine.GpuDisplayName == "" {
 			ec.buf = append(ec.buf, "null"...)
 			return
 		}
 		ec.buf = appendString(ec.buf, p.m.V1.Machine.GpuDisplayName)
 	},
-	"location": func(ec *execCtx, _ *ast.Field, p *podMachine) {
+	"location": func(ec *execCtx, _ *collectedField, p *podMachine) {
 		if p.m.V2.DataCenterID == "" {
 			ec.buf = append(ec.buf, "null"...)
 			return
@@ -201,7 +214,10 @@ var podMachineLeaves = leafTable[*podMachine]{
 	"podHostId": leafUnanswered[*podMachine]("PodMachineInfo", "podHostId"),
 }
 
-type podRuntime struct{ m *translate.PodModel }
+type podRuntime struct {
+	m   *translate.PodModel
+	pod *podObject
+}
 
 func (p *podRuntime) typeName() string { return "PodRuntime" }
 func (p *podRuntime) resolverFor(name string) fieldResolver {
@@ -214,7 +230,7 @@ func (p *podRuntime) field(ec *execCtx, f *ast.Field) (any, error) {
 func (p *podRuntime) writerFor(name string) leafWriter { return podRuntimeLeaves.writerFor(name) }
 
 var podRuntimeLeaves = leafTable[*podRuntime]{
-	"uptimeInSeconds": func(ec *execCtx, f *ast.Field, p *podRuntime) { ec.writeInt(f, int64(ec.uptime(p.m.V2))) },
+	"uptimeInSeconds": func(ec *execCtx, cf *collectedField, p *podRuntime) { ec.writeLeafInt(cf, p.pod.uptime(ec)) },
 }
 
 var podRuntimeFields = fieldTable[*podRuntime]{
