@@ -277,13 +277,21 @@ func (ec *execCtx) fields(set ast.SelectionSet, typ string, owner *collectedFiel
 }
 
 // collectMembers is collect, with each key written as an object member.
+// The members are written into one buffer, each a piece of it.
 func (ec *execCtx) collectMembers(set ast.SelectionSet, typ string) []collectedField {
-	fs := ec.collect(set, typ, nil, nil)
+	fs := ec.collect(set, typ, make([]collectedField, 0, len(set)), nil)
+	n := 0
 	for i := range fs {
+		n += len(fs[i].key) + 4
+	}
+	members := make([]byte, 0, n)
+	for i := range fs {
+		start := len(members)
 		if i > 0 {
-			fs[i].member = append(fs[i].member, ',')
+			members = append(members, ',')
 		}
-		fs[i].member = append(appendString(fs[i].member, fs[i].key), ':')
+		members = append(appendString(members, fs[i].key), ':')
+		fs[i].member = members[start:len(members):len(members)]
 	}
 	return fs
 }
