@@ -22,7 +22,7 @@ type GoBench struct {
 
 // goBenchPattern selects the handler benchmarks of proxy (bench_test.go
 // there): the gateway's routes with each limiter, and the bare proxy.
-const goBenchPattern = "^Benchmark(Gateway(PassThrough|ListPods100|GetPod|CreatePod)|BareReverseProxy)$"
+const goBenchPattern = "^Benchmark(Gateway(PassThrough|ListPods100|GraphQLGetPods|GetPod|CreatePod)|BareReverseProxy)$"
 
 // runGoBench runs the proxy handler benchmarks and returns them by name
 // (without "Benchmark" and the -GOMAXPROCS suffix). redisURL, when set, is
