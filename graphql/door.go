@@ -150,7 +150,6 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	// otherwise.
 	ec.buf = append(podjson.GetAnswerBuf(answerBufHint), `{"data":`...)
 	ec.writeObject(&rootObject{door: d, typ: root.Name, op: string(op.Operation)}, op.SelectionSet, nil)
-	ec.releaseResults()
 	ec.finish()
 	if len(out.Warnings) > 0 {
 		ec.buf = append(ec.buf, `,"extensions":{"warnings":`...)
@@ -171,6 +170,9 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 		ec.buf = body
 	}
 	out.Body = podjson.PooledBody(ec.buf)
+	// Last, once nothing of the answer (its data, errors and warnings) is
+	// still to be written from the models.
+	ec.releaseResults()
 	return out
 }
 
