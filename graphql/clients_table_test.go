@@ -41,7 +41,7 @@ func clientDocs() []clientDoc {
 	}
 	return []clientDoc{
 		// ---------------------------------------------------------------
-		// runpod-python 1.12.0: runpod.<function>, as drive_runpod_python
+		// runpod-python 1.12.0: runpod.<function>, as proxy/testdata/runpod-python/driver.py
 		// calls them (the standard sequence, then the all-options steps).
 		{name: py + "get_user", file: "runpod-python/get_user.graphql",
 			reads: []string{"myself.id", "myself.pubKey", "myself.networkVolumes.*.id", "myself.networkVolumes.*.dataCenterId"}},

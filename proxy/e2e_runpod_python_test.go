@@ -22,8 +22,9 @@ import (
 // raised, {"step", ..., "error": true, "type", "message"}.
 //
 // RUNPOD_PYTHON is the driver's command line (e.g. "/usr/bin/python3
-// /path/to/drive_runpod_python.py"); PYTHONPATH, passed through, must let
-// it import runpod 1.12.0. The driver is given the gateway's base URL (the
+// proxy/testdata/runpod-python/driver.py", the project's driver, whose
+// README says how to bring runpod-python beside it); PYTHONPATH, passed
+// through, must let it import runpod 1.12.0. The driver is given the gateway's base URL (the
 // client appends /graphql, as with RUNPOD_API_BASE_URL) and its flags
 // --api-key, --all, --keep-going, --gpu-type, --cpu-instance,
 // --network-volume-id, --data-center-id, --country-code, --locations and
@@ -32,7 +33,7 @@ import (
 func TestRunpodPythonWorksAgainstTheGateway(t *testing.T) {
 	cmdline := strings.Fields(os.Getenv("RUNPOD_PYTHON"))
 	if len(cmdline) == 0 {
-		t.Skip(`RUNPOD_PYTHON is not set: set it to the command line of a runpod-python 1.12.0 driver (e.g. "/usr/bin/python3 drive_runpod_python.py") and PYTHONPATH so that it imports runpod`)
+		t.Skip(`RUNPOD_PYTHON is not set: set it to the driver's command line ("/usr/bin/python3 <repo>/proxy/testdata/runpod-python/driver.py") and PYTHONPATH so that it imports runpod 1.12.0 (proxy/testdata/runpod-python/README.md)`)
 	}
 	w := newClientWorld(t, time.Now().UTC().Truncate(time.Second), func(c *config.Config) { c.GraphQLMode = "translate" })
 	vol, cra := w.seededID(t, "/v2/network-volumes", "training-dataset"), w.seededID(t, "/v2/registries", "dockerhub-private")

@@ -1,0 +1,1 @@
+from tqdm.auto import tqdm  # noqa: F401  (stub: plain tqdm)
