@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -264,22 +263,6 @@ var workerFields = func() fieldTable[*workerObject] {
 	}
 	return t
 }()
-
-// secondsSince is the seconds from an RFC 3339 instant to now (0 for none).
-func (ec *execCtx) secondsSince(at string) int {
-	t, err := time.Parse(time.RFC3339Nano, at)
-	if at == "" || err != nil {
-		return 0
-	}
-	now := time.Now
-	if ec.env.Options.Now != nil {
-		now = ec.env.Options.Now
-	}
-	if d := now().Sub(t); d > 0 {
-		return int(d / time.Second)
-	}
-	return 0
-}
 
 type workerMachine struct{ w *translate.V1Worker }
 

@@ -170,11 +170,16 @@ func unansweredField[T any](typ, name string) func(T, *execCtx, *ast.Field) (any
 // uptime is the seconds since a running pod last started (v2 startedAt),
 // 0 for a pod that is not running.
 func (ec *execCtx) uptime(p *podjson.V2Pod) int {
-	if p.Status != "RUNNING" || p.StartedAt == "" {
+	if p.Status != "RUNNING" {
 		return 0
 	}
-	t, err := time.Parse(time.RFC3339Nano, p.StartedAt)
-	if err != nil {
+	return ec.secondsSince(p.StartedAt)
+}
+
+// secondsSince is the seconds from an RFC 3339 instant to now (0 for none).
+func (ec *execCtx) secondsSince(at string) int {
+	t, err := time.Parse(time.RFC3339Nano, at)
+	if at == "" || err != nil {
 		return 0
 	}
 	now := time.Now
