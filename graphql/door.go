@@ -201,7 +201,7 @@ func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
 		return nil, errNeedsKey(f.Name)
 	}
 	if ec.env.Anonymous && ec.env.NoPublicKey {
-		return nil, &refusedError{f.Name + " was sent without an API key: the gateway answers keyless catalog queries only with graphql_public_key set (V1GW_GRAPHQL_PUBLIC_KEY); or send your key as Authorization: Bearer <key>"}
+		return nil, errNoPublicKey(f.Name)
 	}
 	return rf.resolve(ec, f)
 }

@@ -165,10 +165,29 @@ func (ec *execCtx) refuse(format string, a ...any) error {
 	return &refusedError{msg}
 }
 
+// keyError is a root field asked without an API key that the gateway
+// answers only with one: what is missing is the key, not something v2
+// cannot do (not counted as graphql_refused).
+type keyError struct{ msg string }
+
+func (e *keyError) Error() string { return e.msg }
+
+// Extensions are the error's GraphQL extensions: UNAUTHENTICATED, as
+// GraphQL servers name a missing credential.
+func (e *keyError) Extensions() map[string]any {
+	return map[string]any{"code": "UNAUTHENTICATED"}
+}
+
 // errNeedsKey is the answer to a root field that needs an API key, asked
 // without one.
 func errNeedsKey(field string) error {
-	return &refusedError{field + " needs an API key: send it as Authorization: Bearer <key>"}
+	return &keyError{field + " needs an API key: send it as Authorization: Bearer <key>"}
+}
+
+// errNoPublicKey is the answer to a public catalog field asked without a
+// key when no graphql_public_key is set to answer it with.
+func errNoPublicKey(field string) error {
+	return &keyError{field + " was sent without an API key: the gateway answers keyless catalog queries only with graphql_public_key set (V1GW_GRAPHQL_PUBLIC_KEY); or send your key as Authorization: Bearer <key>"}
 }
 
 // unanswered records that a selected field has no v2 source and was

@@ -25,6 +25,9 @@ func TestKeylessCallsReachTheTranslatingDoorAsAnonymous(t *testing.T) {
 		{"a public catalog query, without graphql_public_key", "", `query { gpuTypes { id } }`, "graphql_public_key"},
 		{"an account query", "k1", `query { myself { pods { id } } }`, "myself needs an API key"},
 	} {
+		// What is missing is a key, not something v2 cannot do: the
+		// error's code says so (as GraphQL servers say it).
+		wantCode := "UNAUTHENTICATED"
 		t.Run(c.name, func(t *testing.T) {
 			sim := v2sim.New(v2sim.Options{Keys: []string{"k1"}, Seed: true})
 			up := httptest.NewServer(sim)
@@ -57,6 +60,9 @@ func TestKeylessCallsReachTheTranslatingDoorAsAnonymous(t *testing.T) {
 			}
 			if !strings.Contains(string(errs), c.want) {
 				t.Errorf("errors %s lack %q", errs, c.want)
+			}
+			if !strings.Contains(string(errs), `"code":"`+wantCode+`"`) {
+				t.Errorf("errors %s: want extensions.code %s", errs, wantCode)
 			}
 		})
 	}
