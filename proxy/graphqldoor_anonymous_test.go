@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/usage"
 	"github.com/v1gateway/v1gateway/v2sim"
 )
 
@@ -65,5 +66,65 @@ func TestKeylessCallsReachTheTranslatingDoorAsAnonymous(t *testing.T) {
 				t.Errorf("errors %s: want extensions.code %s", errs, wantCode)
 			}
 		})
+	}
+}
+
+// Every keyless call is counted as anonymous in /usage, whether or not it
+// reached v2: one answered from the shared catalog cache, or refused by
+// the door for want of a key, is a client's call all the same (the
+// "accepted key" rule, which keeps keys v2 rejects out of /usage, is about
+// keys; the anonymous row is one bounded entry).
+func TestEveryKeylessCallIsCountedAsAnonymous(t *testing.T) {
+	sim := v2sim.New(v2sim.Options{Keys: []string{"k1"}, Seed: true})
+	up := httptest.NewServer(sim)
+	t.Cleanup(up.Close)
+	cfg := testConfig(up.URL)
+	cfg.GraphQLMode = "translate"
+	cfg.GraphQLAutoHold = time.Hour
+	cfg.GraphQLPublicKey = "k1"
+	cfg.AnonymousRateLimitPerMinute = config.DefaultAnonymousRateLimit
+	g, err := New(Options{Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gw := httptest.NewServer(g)
+	t.Cleanup(gw.Close)
+	admin := httptest.NewServer(NewAdmin(g))
+	t.Cleanup(admin.Close)
+	post := func(token, query string) {
+		t.Helper()
+		b, _ := json.Marshal(map[string]string{"query": query})
+		req, _ := http.NewRequest(http.MethodPost, gw.URL+"/graphql", strings.NewReader(string(b)))
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		if resp, m := doGraphQL(t, req); resp.StatusCode != 200 {
+			t.Fatalf("status %d: %v", resp.StatusCode, m)
+		}
+	}
+	post("k1", `query { gpuTypes { id } }`) // fills the catalog cache
+	for range 3 {
+		post("", `query { gpuTypes { id } }`) // answered from it
+	}
+	post("", `query { myself { id } }`) // refused: needs a key
+	r, err := http.Get(admin.URL + "/usage")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep usage.Report
+	err = json.NewDecoder(r.Body).Decode(&rep)
+	r.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := int64(-1)
+	for _, k := range rep.Keys {
+		if k.KeyID == usage.Anonymous && k.GraphQL != nil {
+			got = k.GraphQL.Count
+		}
+	}
+	if got != 4 {
+		t.Errorf("/usage counts %d anonymous /graphql calls, want 4: %+v", got, rep.Keys)
 	}
 }

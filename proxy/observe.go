@@ -500,10 +500,16 @@ func (g *Gateway) LogUnfinished() int {
 // junk crowded out real keys). A request whose v2 answers include 401 or
 // 403 is never counted; one that v2 answered otherwise marks its key as
 // accepted; one that made no v2 call (refused by the gateway itself, rate
-// limited) counts only for a key already accepted.
+// limited) counts only for a key already accepted. Keyless calls are all
+// counted, under the one anonymous id: it is a single bounded entry, and
+// a keyless call answered from a cache or refused by the door is a
+// client's call all the same.
 func (g *Gateway) countsForUsage(info *reqInfo) bool {
-	if info.keyID == "" {
+	switch info.keyID {
+	case "":
 		return false
+	case usage.Anonymous:
+		return true
 	}
 	info.mu.Lock()
 	rejected, answered := false, false
