@@ -1,0 +1,18 @@
+// Package graphql is the gateway's second front door (design P11): it
+// answers the vendor's retired GraphQL API from v2 for the clients that
+// still speak it (runpod-python, runpodctl, runpod-mcp).
+//
+// What lives here: the subset of the vendor's schema the gateway answers
+// (schema.graphql), parsing and validation against it (gqlparser), the
+// executor that writes exactly the fields a document selects (exec.go),
+// and one table of resolvers per GraphQL object, file by resource (pods,
+// templates, endpoints, registries, user, catalog), each beside the code
+// that turns its GraphQL inputs into the v1 body of a translate plan.
+//
+// What must not: HTTP (the proxy package serves /graphql and hands the
+// door an Env: the request's Caller, options and fact store), and any
+// translation rule of its own. A root field runs the plan of a v1
+// operation (translate) and reads its model, so GPU choice,
+// never-create-twice, refusals and notes are the v1 route's; a resolver
+// that re-implements a v1 translation is a bug of the layout.
+package graphql
