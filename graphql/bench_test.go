@@ -15,7 +15,7 @@ import (
 // The door's cost beside the v1 list's (docs/design.md §10): runpod-python's
 // get_pods document (myself { pods { ... } }) over bench/canned's 100 mixed
 // pods, against translate's BenchmarkPodListPlanStreamedMixed on the same
-// list (callgrind: /work/research/cg.sh, or go test -bench).
+// list (callgrind: bench/callgrind.sh, or go test -bench).
 
 // cannedCaller answers as make bench's upstream does (bench/canned): the
 // pod list, and the GPU catalog the pods' machine.gpuDisplayName is read
