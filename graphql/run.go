@@ -146,15 +146,18 @@ func errorCode(status int) string {
 	return "ERROR"
 }
 
-// refusedError is a root field or an input the gateway refuses: v2 cannot
-// do what it asks (P1, P11). Counted in /usage as graphql_refused.
-type refusedError struct{ msg string }
+// codedError is an error of the door's own with its GraphQL
+// extensions.code: NOT_SUPPORTED_BY_V2 for a root field or input v2
+// cannot do (P1, P11; counted in /usage as graphql_refused, by refuse),
+// UNAUTHENTICATED for one asked without the API key it needs (what is
+// missing is the key, not something v2 cannot do; not counted).
+type codedError struct{ msg, code string }
 
-func (e *refusedError) Error() string { return e.msg }
+func (e *codedError) Error() string { return e.msg }
 
 // Extensions are the error's GraphQL extensions.
-func (e *refusedError) Extensions() map[string]any {
-	return map[string]any{"code": "NOT_SUPPORTED_BY_V2"}
+func (e *codedError) Extensions() map[string]any {
+	return map[string]any{"code": e.code}
 }
 
 // refuse records and returns a refusal.
@@ -162,32 +165,19 @@ func (ec *execCtx) refuse(format string, a ...any) error {
 	msg := fmt.Sprintf(format, a...)
 	ec.note(CodeRefused, msg)
 	ec.out.Refused = true
-	return &refusedError{msg}
-}
-
-// keyError is a root field asked without an API key that the gateway
-// answers only with one: what is missing is the key, not something v2
-// cannot do (not counted as graphql_refused).
-type keyError struct{ msg string }
-
-func (e *keyError) Error() string { return e.msg }
-
-// Extensions are the error's GraphQL extensions: UNAUTHENTICATED, as
-// GraphQL servers name a missing credential.
-func (e *keyError) Extensions() map[string]any {
-	return map[string]any{"code": "UNAUTHENTICATED"}
+	return &codedError{msg, "NOT_SUPPORTED_BY_V2"}
 }
 
 // errNeedsKey is the answer to a root field that needs an API key, asked
 // without one.
 func errNeedsKey(field string) error {
-	return &keyError{field + " needs an API key: send it as Authorization: Bearer <key>"}
+	return &codedError{field + " needs an API key: send it as Authorization: Bearer <key>", "UNAUTHENTICATED"}
 }
 
 // errNoPublicKey is the answer to a public catalog field asked without a
 // key when no graphql_public_key is set to answer it with.
 func errNoPublicKey(field string) error {
-	return &keyError{field + " was sent without an API key: the gateway answers keyless catalog queries only with graphql_public_key set (V1GW_GRAPHQL_PUBLIC_KEY); or send your key as Authorization: Bearer <key>"}
+	return &codedError{field + " was sent without an API key: the gateway answers keyless catalog queries only with graphql_public_key set (V1GW_GRAPHQL_PUBLIC_KEY); or send your key as Authorization: Bearer <key>", "UNAUTHENTICATED"}
 }
 
 // unanswered records that a selected field has no v2 source and was
