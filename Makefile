@@ -7,7 +7,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 # staticcheck 2026.2.2, fetched through the Go module proxy on first use.
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all test vet fmt-check build specs lint fuzz fuzz-long bench chaos demo screenshot clean
+.PHONY: all test vet fmt-check tidy-check build specs lint fuzz fuzz-long bench chaos demo screenshot clean
 
 all: test build
 
@@ -40,6 +40,16 @@ vet:
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+
+## tidy-check: fail when a module's go.mod or go.sum is not what
+## `go mod tidy` makes of it (a dependency marked "// indirect" that the code
+## imports, a missing or stale go.sum line), printing the difference
+MODULES := .
+tidy-check:
+	@set -e; for m in $(MODULES); do \
+	  echo "(cd $$m && $(GO) mod tidy -diff)"; \
+	  (cd $$m && $(GO) mod tidy -diff) || { echo "tidy-check: $$m/go.mod or go.sum is not tidy: run (cd $$m && go mod tidy) and commit the result"; exit 1; }; \
+	done
 
 ## specs: download the vendor's v1 and v2 OpenAPI documents at a pinned commit
 ## into .specs/ (ignored by git), verifying their SHA-256; the contract tests
