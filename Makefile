@@ -7,7 +7,7 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 # staticcheck 2026.2.2, fetched through the Go module proxy on first use.
 STATICCHECK_VERSION ?= v0.8.2
 
-.PHONY: all test vet fmt-check tidy-check build specs lint fuzz fuzz-long bench chaos demo screenshot clean
+.PHONY: all test test-chart chart vet fmt-check tidy-check build specs lint fuzz fuzz-long bench chaos demo screenshot clean
 
 all: test build
 
@@ -27,6 +27,7 @@ test: vet
 	report="$$(mktemp)"; trap 'rm -f "$$report"' EXIT; \
 	echo "$(GO) test $${race}-count=1 ./..."; \
 	V1GW_CONTRACT_REPORT="$$report" $(GO) test $${race}-count=1 ./...; rc=$$?; \
+	$(MAKE) --no-print-directory test-chart || rc=1; \
 	ran=$$(grep -c '^ran' "$$report"); skipped=$$(grep -c '^skipped' "$$report"); \
 	if [ "$$skipped" -gt 0 ]; then \
 	  echo "contract tests: $$ran ran, $$skipped skipped: the vendor's OpenAPI documents were not found (run make specs, or set V1GW_SPECS_DIR)"; \
@@ -36,6 +37,22 @@ test: vet
 vet:
 	$(GO) vet ./...
 
+## test-chart: the Helm chart's tests (deploy/helm, a Go module of its own so
+## that Helm's k8s.io dependencies stay out of the gateway's go.mod): render
+## it with Helm's Go packages for the default and a full set of values, check
+## every object against its Kubernetes type, the defaults against the
+## kustomize base and every setting against a values key. No cluster, no
+## helm binary. make test runs it.
+test-chart:
+	cd deploy/helm && $(GO) vet ./... && $(GO) test -count=1 ./...
+
+## chart: the chart archive bin/v1gateway-<chart version>.tgz, as `helm
+## package` makes it (Helm's own Go packages; no helm binary), after its
+## tests. CHART_APP_VERSION sets its appVersion, the default image tag.
+CHART_APP_VERSION ?=
+chart: test-chart
+	cd deploy/helm && $(GO) run ./cmd/chartpackage -out $(CURDIR)/bin $(if $(CHART_APP_VERSION),-app-version $(CHART_APP_VERSION)) v1gateway
+
 ## fmt-check: fail when a file is not gofmt'ed
 fmt-check:
 	@out="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go'))"; \
@@ -44,7 +61,7 @@ fmt-check:
 ## tidy-check: fail when a module's go.mod or go.sum is not what
 ## `go mod tidy` makes of it (a dependency marked "// indirect" that the code
 ## imports, a missing or stale go.sum line), printing the difference
-MODULES := .
+MODULES := . deploy/helm
 tidy-check:
 	@set -e; for m in $(MODULES); do \
 	  echo "(cd $$m && $(GO) mod tidy -diff)"; \
