@@ -10,6 +10,7 @@ import (
 	"helm.sh/helm/v3/pkg/chart/loader"
 	"helm.sh/helm/v3/pkg/chartutil"
 	"helm.sh/helm/v3/pkg/engine"
+	"helm.sh/helm/v3/pkg/strvals"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -272,4 +273,51 @@ func TestThePackagedChartRendersAsTheDirectory(t *testing.T) {
 	if a, b := render(dir), render(packed); fmt.Sprint(a) != fmt.Sprint(b) {
 		t.Error("the archive renders other objects than the directory")
 	}
+}
+
+// TestTheGuidesHelmExamplesInstall: the `helm install` command of the
+// operator guide's three-command install (its --set values) and the values
+// file it shows both render.
+func TestTheGuidesHelmExamplesInstall(t *testing.T) {
+	guide := string(mustFile(t, repoDir+"/docs/operating.md"))
+	_, section, ok := strings.Cut(guide, "\n### Helm\n")
+	if !ok {
+		t.Fatal("docs/operating.md has no Helm section")
+	}
+	section, _, _ = strings.Cut(section, "\n### ")
+
+	var install string
+	for _, line := range strings.Split(section, "\n") {
+		if strings.HasPrefix(line, "helm install ") {
+			install = line
+			break
+		}
+	}
+	if install == "" {
+		t.Fatal("the Helm section shows no helm install command")
+	}
+	vals := map[string]any{}
+	fields := strings.Fields(install)
+	for i, f := range fields {
+		if f == "--set" && i+1 < len(fields) {
+			if err := strvals.ParseInto(fields[i+1], vals); err != nil {
+				t.Fatalf("%s: %v", fields[i+1], err)
+			}
+		}
+	}
+	if len(vals) == 0 {
+		t.Fatalf("no --set in %q", install)
+	}
+	mustRender(t, vals)
+
+	_, block, ok := strings.Cut(section, "```yaml\n")
+	if !ok {
+		t.Fatal("the Helm section shows no values file")
+	}
+	block, _, _ = strings.Cut(block, "```")
+	file, err := chartutil.ReadValues([]byte(block))
+	if err != nil {
+		t.Fatalf("the guide's values file: %v", err)
+	}
+	mustRender(t, file)
 }
