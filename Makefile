@@ -75,9 +75,10 @@ specs:
 	$(GO) run ./internal/specfetch -dir .specs
 
 ## lint: staticcheck at a pinned version, installed into bin/tools through the
-## Go module proxy on first use
+## Go module proxy on first use, on the gateway's module and deploy/helm's
 lint: bin/tools/staticcheck-$(STATICCHECK_VERSION)
 	bin/tools/staticcheck-$(STATICCHECK_VERSION) ./...
+	cd deploy/helm && $(CURDIR)/bin/tools/staticcheck-$(STATICCHECK_VERSION) ./...
 
 bin/tools/staticcheck-$(STATICCHECK_VERSION):
 	@mkdir -p bin/tools
