@@ -27,7 +27,7 @@ test: vet
 	report="$$(mktemp)"; trap 'rm -f "$$report"' EXIT; \
 	echo "$(GO) test $${race}-count=1 ./..."; \
 	V1GW_CONTRACT_REPORT="$$report" $(GO) test $${race}-count=1 ./...; rc=$$?; \
-	$(MAKE) --no-print-directory test-chart || rc=1; \
+	echo "$(CHART_TEST)"; ( $(CHART_TEST) ) || rc=1; \
 	ran=$$(grep -c '^ran' "$$report"); skipped=$$(grep -c '^skipped' "$$report"); \
 	if [ "$$skipped" -gt 0 ]; then \
 	  echo "contract tests: $$ran ran, $$skipped skipped: the vendor's OpenAPI documents were not found (run make specs, or set V1GW_SPECS_DIR)"; \
@@ -43,8 +43,9 @@ vet:
 ## every object against its Kubernetes type, the defaults against the
 ## kustomize base and every setting against a values key. No cluster, no
 ## helm binary. make test runs it.
+CHART_TEST = cd deploy/helm && $(GO) vet ./... && $(GO) test -count=1 ./...
 test-chart:
-	cd deploy/helm && $(GO) vet ./... && $(GO) test -count=1 ./...
+	$(CHART_TEST)
 
 ## chart: the chart archive bin/v1gateway-<chart version>.tgz, as `helm
 ## package` makes it (Helm's own Go packages; no helm binary), after its
