@@ -90,7 +90,7 @@ var vendorSchemaGaps = map[string]struct{ err, why string }{
 // may pass unnoticed.
 func TestEveryClientDocumentIsValidAgainstTheVendorSchema(t *testing.T) {
 	schema := loadVendorSchema(t)
-	seenGaps := map[string]bool{}
+	seen := map[string]bool{}
 	root := filepath.Join("testdata", "clients")
 	var docs int
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -101,7 +101,7 @@ func TestEveryClientDocumentIsValidAgainstTheVendorSchema(t *testing.T) {
 		rel = filepath.ToSlash(rel)
 		docs++
 		gap, isGap := vendorSchemaGaps[rel]
-		seenGaps[rel] = isGap
+		seen[rel] = true
 		t.Run(rel, func(t *testing.T) {
 			err := validAgainst(schema, p)
 			switch {
@@ -122,7 +122,7 @@ func TestEveryClientDocumentIsValidAgainstTheVendorSchema(t *testing.T) {
 		t.Fatal("no documents under testdata/clients")
 	}
 	for rel := range vendorSchemaGaps {
-		if !seenGaps[rel] {
+		if !seen[rel] {
 			t.Errorf("vendorSchemaGaps lists %s, which is not in testdata/clients", rel)
 		}
 	}
