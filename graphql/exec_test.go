@@ -1,7 +1,9 @@
 package graphql
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -138,5 +140,26 @@ func TestJSONStringsAreEscaped(t *testing.T) {
 		if got := string(appendString(nil, in)); got != want {
 			t.Errorf("appendString(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+func TestManyAliasesAreCollectedInOrderWithTheirDuplicatesMerged(t *testing.T) {
+	d, err := NewWithLimits(Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 keys (collect indexes them past 64), then the first ten again.
+	q := "{ " + repeat(100, "a%d: __typename") + repeat(10, "a%d: __typename") + "}"
+	resp := d.Execute(context.Background(), &Env{Anonymous: true}, Request{Query: q})
+	want := "{\"data\":{"
+	for i := range 100 {
+		if i > 0 {
+			want += ","
+		}
+		want += fmt.Sprintf(`"a%d":"Query"`, i)
+	}
+	want += "}}"
+	if string(resp.Body) != want {
+		t.Errorf("answer %s", resp.Body)
 	}
 }

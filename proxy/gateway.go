@@ -145,7 +145,7 @@ func New(o Options) (*Gateway, error) {
 		fs = facts.NewMemory(facts.MemoryOptions{Now: g.now})
 	}
 	g.facts = &observedFacts{store: fs, log: g.log}
-	if g.door, err = graphql.New(); err != nil {
+	if g.door, err = graphql.NewWithLimits(graphQLLimits(o.Config)); err != nil {
 		return nil, fmt.Errorf("proxy: %w", err)
 	}
 	if g.usage == nil {

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/v1gateway/v1gateway/config"
 	"github.com/v1gateway/v1gateway/graphql"
 	"github.com/v1gateway/v1gateway/translate"
 )
@@ -234,4 +235,11 @@ func graphQLRequest(r *http.Request, body []byte) (graphql.Request, error) {
 		}
 	}
 	return out, nil
+}
+
+// graphQLLimits are the door's document limits, from the settings
+// graphql_max_* (P12).
+func graphQLLimits(c *config.Config) graphql.Limits {
+	return graphql.Limits{MaxTokens: c.GraphQLMaxTokens, MaxDepth: c.GraphQLMaxDepth, MaxAliases: c.GraphQLMaxAliases,
+		MaxRootFields: c.GraphQLMaxRootFields, MaxFields: c.GraphQLMaxFields, MaxSpreads: c.GraphQLMaxFragmentSpreads}
 }
