@@ -202,6 +202,13 @@ func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
 		return nil, fmt.Errorf("%s is not answered by this gateway", f.Name)
 	}
 	ec.out.Fields = append(ec.out.Fields, f.Name)
+	if ec.limited != nil {
+		key := f.Alias
+		if key == "" {
+			key = f.Name
+		}
+		return nil, &planError{status: ec.limited.status, message: ec.limited.message + " (" + key + " was not run)", op: ec.limited.op}
+	}
 	if ec.ctx.Err() != nil {
 		// The deadline passed (or the client went): the fields left
 		// make no v2 call.

@@ -174,6 +174,10 @@ type execCtx struct {
 	buf   []byte
 	nulls []typeField // selected fields v2 has no source for (unanswered)
 
+	// limited is the rate-limit error of the first plan that met one
+	// (run): the root fields after it answer it without running.
+	limited *planError
+
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
 	memo map[string]any

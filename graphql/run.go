@@ -43,7 +43,13 @@ func (ec *execCtx) run(name string, params map[string]string, query url.Values, 
 	}
 	ec.absorb(res)
 	if res.Status >= 300 {
-		return nil, planErrorOf(op, res)
+		pe := planErrorOf(op, res)
+		if res.Status == http.StatusTooManyRequests && ec.limited == nil {
+			// Rate-limited (by v2, or by the key's limit counted in v2
+			// calls): the document's other root fields make no call.
+			ec.limited = pe
+		}
+		return nil, pe
 	}
 	ec.results = append(ec.results, res)
 	return res, nil

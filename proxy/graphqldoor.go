@@ -178,6 +178,9 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 		}
 	}
 	caller := &upstreamCaller{op: graphqlOp, up: g.upstream, cache: g.catalog, authorization: auth, requestID: RequestID(r.Context()), budget: g.budget}
+	if m := g.newCallMeter(r.Context()); m != nil {
+		caller.admit = m.admit
+	}
 	defer caller.releaseBudget()
 	env.Caller = caller
 	resp := g.door.Execute(ctx, env, req)
