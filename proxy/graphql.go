@@ -26,12 +26,15 @@ const queryKeyParam = "api_key"
 // header, and out of the URL: from here on (authentication, key id, rate
 // limit, the upstream request, its URL in client spans and error messages)
 // the key travels only as a bearer token, as v2 documents it. The access
-// log records paths, never queries. A key given twice with different values
-// (two api_key parameters, or one that differs from the bearer header) is a
-// 400: which one should be charged?
+// log records paths, never queries. The parameter is recognised in any
+// spelling a server might accept (isQueryKeyName: percent-encoded, in any
+// case, with brackets), so that none is taken for a keyless call and
+// forwarded with the key in its URL. A key given twice with different
+// values (two api_key parameters, or one that differs from the bearer
+// header) is a 400: which one should be charged?
 func withQueryKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.Contains(r.URL.RawQuery, queryKeyParam) {
+		if r.URL.RawQuery == "" {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -76,7 +79,7 @@ func splitQueryKey(raw string) (rest string, keys []string) {
 	var kept []string
 	for part := range strings.SplitSeq(raw, "&") {
 		name, val, _ := strings.Cut(part, "=")
-		if n, err := url.QueryUnescape(name); err == nil && n == queryKeyParam {
+		if isQueryKeyName(name) {
 			v, err := url.QueryUnescape(val)
 			if err != nil {
 				v = val
@@ -90,4 +93,19 @@ func splitQueryKey(raw string) (rest string, keys []string) {
 		return raw, nil
 	}
 	return strings.Join(kept, "&"), keys
+}
+
+// isQueryKeyName reports whether a raw query parameter name is api_key in
+// any spelling: percent-encoded (api%5Fkey), in any case (API_KEY), with
+// brackets (api_key[], api_key[0]), padded with spaces.
+func isQueryKeyName(raw string) bool {
+	n, err := url.QueryUnescape(raw)
+	if err != nil {
+		n = raw
+	}
+	n = strings.TrimSpace(n)
+	if i := strings.IndexByte(n, '['); i >= 0 && strings.HasSuffix(n, "]") {
+		n = strings.TrimSpace(n[:i])
+	}
+	return strings.EqualFold(n, queryKeyParam)
 }

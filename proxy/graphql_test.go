@@ -375,6 +375,37 @@ func TestGraphQLQueryKeyBecomesABearerAndLeavesTheURL(t *testing.T) {
 	}
 }
 
+func TestGraphQLQueryKeyInAnySpellingIsAKeyAndLeavesTheURL(t *testing.T) {
+	for _, q := range []string{
+		"api%5Fkey=sk-QUERY-4711", "API_KEY=sk-QUERY-4711", "Api_Key=sk-QUERY-4711",
+		"api_key%5B%5D=sk-QUERY-4711", "api_key[]=sk-QUERY-4711", "api_key[0]=sk-QUERY-4711",
+		"%61pi_key=sk-QUERY-4711", "x=1&API%5fKEY=sk-QUERY-4711",
+	} {
+		t.Run(q, func(t *testing.T) {
+			e := newGQLEnv(t, nil)
+			resp := do(t, "POST", e.srv.URL+"/graphql?"+q, "", strings.NewReader(gqlGPUTypes), nil)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			r := e.rec.last()
+			if r.Header.Get("Authorization") != "Bearer sk-QUERY-4711" {
+				t.Errorf("upstream Authorization %q: the key was not recognised", r.Header.Get("Authorization"))
+			}
+			if strings.Contains(r.URL.RawQuery, "4711") || strings.Contains(r.RequestURI, "4711") {
+				t.Errorf("the key reached the vendor in the URL: %q", r.RequestURI)
+			}
+		})
+	}
+	// A duplicate in another spelling is refused as today.
+	e := newGQLEnv(t, nil)
+	resp := do(t, "POST", e.srv.URL+"/graphql?api_key=sk-QUERY-4711&API%5FKEY=sk-OTHER", "", strings.NewReader(gqlGPUTypes), nil)
+	if resp.StatusCode != 400 {
+		t.Fatalf("two keys in two spellings: status %d, want 400", resp.StatusCode)
+	}
+	resp.Body.Close()
+}
+
 func TestGraphQLKeyNeverReachesLogsMetricsOrUsage(t *testing.T) {
 	// Marks no request id, key id or timestamp can contain (they are hex
 	// or digits): a random request id once held "4711".
