@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -21,7 +22,8 @@ import (
 //go:embed schema.graphql
 var schemaSDL string
 
-// Request is one GraphQL request as the HTTP layer read it.
+// Request is one GraphQL request as the HTTP layer read it. Execute may
+// change its Variables (an integer ID becomes a string: vars.go).
 type Request struct {
 	Query         string
 	OperationName string
@@ -121,6 +123,10 @@ func (d *Door) Schema() *ast.Schema { return d.schema }
 // Execute answers one request.
 func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	out := &Response{}
+	if !utf8.ValidString(req.Query) {
+		out.Body = errorsBody(gqlerror.List{limitError(codeParseFailed, "the document is not valid UTF-8")})
+		return out
+	}
 	doc, errs := d.docs.load(ctx, d.schema, d.limits, req.Query)
 	if errs != nil {
 		out.Body = errorsBody(errs)
@@ -133,6 +139,10 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	}
 	if req.QueryOnly && op.Operation != ast.Query {
 		out.Body = errorsBody(gqlerror.List{limitError("BAD_REQUEST", "a %s cannot be sent with GET: use POST", op.Operation)})
+		return out
+	}
+	if e := strictVariables(d.schema, op, req.Variables); e != nil {
+		out.Body = errorsBody(gqlerror.List{e})
 		return out
 	}
 	vars, err := validator.VariableValues(d.schema, op, req.Variables)

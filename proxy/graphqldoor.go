@@ -217,10 +217,16 @@ func graphQLRequest(r *http.Request, body []byte) (graphql.Request, error) {
 		q := r.URL.Query()
 		raw.Query, raw.OperationName = q.Get("query"), q.Get("operationName")
 		if v := q.Get("variables"); v != "" {
+			if _, err := duplicateKey([]byte(v)); err != nil {
+				return out, err
+			}
 			raw.Variables = json.RawMessage(v)
 		}
 		out.QueryOnly = true
 	} else {
+		if _, err := duplicateKey(body); err != nil {
+			return out, err
+		}
 		dec := json.NewDecoder(bytes.NewReader(body))
 		if err := dec.Decode(&raw); err != nil {
 			return out, fmt.Errorf("the request body is not a GraphQL request ({\"query\": ...}): %v", err)
