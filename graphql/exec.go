@@ -177,6 +177,8 @@ type execCtx struct {
 	// limited is the rate-limit error of the first plan that met one
 	// (run): the root fields after it answer it without running.
 	limited *planError
+	// moreWarnings counts the warnings past maxWarnings (addWarning).
+	moreWarnings int
 
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -189,8 +190,8 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 		info.graphqlFields = resp.Fields
 	}
 	h := w.Header()
-	for _, warn := range resp.Warnings {
-		h.Add("X-Compat-Warning", asciiHeaderValue(warn))
+	if len(resp.Warnings) > 0 {
+		h.Set("X-Compat-Warning", compatWarningHeader(resp.Warnings))
 	}
 	if resp.RetryAfter != "" {
 		h.Set("Retry-After", resp.RetryAfter)
@@ -251,4 +252,35 @@ func graphQLRequest(r *http.Request, body []byte) (graphql.Request, error) {
 func graphQLLimits(c *config.Config) graphql.Limits {
 	return graphql.Limits{MaxTokens: c.GraphQLMaxTokens, MaxDepth: c.GraphQLMaxDepth, MaxAliases: c.GraphQLMaxAliases,
 		MaxRootFields: c.GraphQLMaxRootFields, MaxFields: c.GraphQLMaxFields, MaxSpreads: c.GraphQLMaxFragmentSpreads}
+}
+
+// maxCompatWarningBytes bounds the X-Compat-Warning of a GraphQL answer.
+const maxCompatWarningBytes = 2048
+
+// compatWarningHeader is the one X-Compat-Warning of a GraphQL answer
+// (P12): its warnings joined by "; ", at most maxCompatWarningBytes of
+// them, then how many there are (all are in extensions.warnings). One
+// header per warning made 1,000 aliases 1,000 headers (231 KB), past
+// Python's http.client limit of 100.
+func compatWarningHeader(ws []string) string {
+	var b strings.Builder
+	shown := 0
+	for _, w := range ws {
+		w = asciiHeaderValue(w)
+		if b.Len()+len(w)+2 > maxCompatWarningBytes {
+			break
+		}
+		if shown > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(w)
+		shown++
+	}
+	if shown < len(ws) {
+		if shown > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "(%d warnings, %d shown: all are in the answer's extensions.warnings)", len(ws), shown)
+	}
+	return b.String()
 }
