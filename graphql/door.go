@@ -134,7 +134,7 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	}
 	op, err := pickOperation(doc, req.OperationName)
 	if err != nil {
-		out.Body = errorsBody(gqlerror.List{limitError(codeValidationFailed, "%s", err.Error())})
+		out.Body = errorsBody(gqlerror.List{limitError("OPERATION_RESOLUTION_FAILURE", "%s", err.Error())})
 		return out
 	}
 	if req.QueryOnly && op.Operation != ast.Query {

@@ -206,10 +206,12 @@ func (ec *execCtx) fail(f *ast.Field, err error) {
 	if f != nil && f.Position != nil {
 		e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}
 	}
-	var ext interface{ Extensions() map[string]any }
 	if x, ok := err.(interface{ Extensions() map[string]any }); ok {
-		ext = x
-		e.Extensions = ext.Extensions()
+		e.Extensions = x.Extensions()
+	} else {
+		// An error of the gateway's own making (a schema field without
+		// a binding, a value of a type the executor cannot write).
+		e.Extensions = map[string]any{"code": "INTERNAL_SERVER_ERROR"}
 	}
 	ec.errs = append(ec.errs, e)
 }
