@@ -87,3 +87,20 @@ func TestKeylessV2CallsCountAgainstTheAddresssLimit(t *testing.T) {
 		t.Errorf("%d v2 calls for an address limited to 3 a minute: %v", n, m)
 	}
 }
+
+func TestADocumentOverALimitIsRefusedBeforeAnyV2Call(t *testing.T) {
+	gw, v2calls := meteredDoor(t, 60)
+	q := "{ "
+	for i := range 21 {
+		q += fmt.Sprintf("m%d: myself { id } ", i)
+	}
+	q += "}"
+	resp, m := postGraphQL(t, gw, "k1", q)
+	errs, _ := m["errors"].([]any)
+	if resp.StatusCode != http.StatusOK || len(errs) != 1 || v2calls.Load() != 0 {
+		t.Fatalf("status %d, %d v2 calls: %v", resp.StatusCode, v2calls.Load(), m)
+	}
+	if ext, _ := errs[0].(map[string]any)["extensions"].(map[string]any); ext["code"] != "MAX_ROOT_FIELDS_LIMIT" {
+		t.Errorf("error %v", errs[0])
+	}
+}
