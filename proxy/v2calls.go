@@ -68,11 +68,12 @@ func (m *callMeter) admit(ctx context.Context) *translate.V2Answer {
 }
 
 // rateLimitedAnswer is the 429 that stands for a v2 call the key's limit
-// does not allow, in v2's error shape.
+// does not allow, in v2's error shape (a problem document), so that the
+// plan reads it as it reads v2's own.
 func rateLimitedAnswer(retryAfter int) *translate.V2Answer {
 	return &translate.V2Answer{
 		Status: http.StatusTooManyRequests,
-		Header: http.Header{"Content-Type": {"application/json"}, "Retry-After": {strconv.Itoa(max(retryAfter, 1))}},
-		Body:   []byte(`{"error":"rate limit exceeded for the minute window: each v2 call a GraphQL request makes counts against the key's limit"}`),
+		Header: http.Header{"Content-Type": {"application/problem+json"}, "Retry-After": {strconv.Itoa(max(retryAfter, 1))}},
+		Body:   []byte(`{"title":"Too Many Requests","status":429,"detail":"rate limit exceeded for the minute window: each v2 call a GraphQL request makes counts against the key's limit"}`),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -62,8 +63,9 @@ func TestEachV2CallOfAGraphQLRequestCountsAgainstTheKeysLimit(t *testing.T) {
 	}
 	for _, e := range errs {
 		ext, _ := e.(map[string]any)["extensions"].(map[string]any)
-		if ext["code"] != "RATE_LIMITED" {
-			t.Errorf("error %v, want RATE_LIMITED", e)
+		msg, _ := e.(map[string]any)["message"].(string)
+		if ext["code"] != "RATE_LIMITED" || !strings.Contains(msg, "rate limit exceeded for the minute window") {
+			t.Errorf("error %v, want RATE_LIMITED naming the limit", e)
 		}
 	}
 	if resp.Header.Get("Retry-After") == "" {
