@@ -310,7 +310,9 @@ func (g *Gateway) routes(rt, vendorRT http.RoundTripper) *mux.Router {
 	if fastOK {
 		g.fast = fast
 	}
-	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
+	// A key in the query (?api_key=, in any spelling) is taken out of the
+	// URL here too: forwarded verbatim, it would reach v2 in its URL.
+	g.v2 = named(opPassThrough, withQueryKey(g.withAuth(g.withRateLimit(g.passThrough(rt)))))
 	m.PathPrefix("/v2/").Handler(g.v2)
 	// GraphQL: the same layers, to <upstream>/graphql (graphql.go).
 	// A keyless call is anonymous: passed through (or answered by the

@@ -34,7 +34,7 @@ const queryKeyParam = "api_key"
 // header) is a 400: which one should be charged?
 func withQueryKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.RawQuery == "" {
+		if !mayHoldQueryKey(r.URL.RawQuery) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -76,6 +76,16 @@ func withQueryKey(next http.Handler) http.Handler {
 // the other parameters byte for byte and in order. keys are the values
 // removed (nil when there was none).
 func splitQueryKey(raw string) (rest string, keys []string) {
+	found := false
+	for part := range strings.SplitSeq(raw, "&") {
+		name, _, _ := strings.Cut(part, "=")
+		if found = isQueryKeyName(name); found {
+			break
+		}
+	}
+	if !found {
+		return raw, nil // nothing allocated: most queries hold no key
+	}
 	var kept []string
 	for part := range strings.SplitSeq(raw, "&") {
 		name, val, _ := strings.Cut(part, "=")
@@ -93,6 +103,24 @@ func splitQueryKey(raw string) (rest string, keys []string) {
 		return raw, nil
 	}
 	return strings.Join(kept, "&"), keys
+}
+
+// mayHoldQueryKey is a cheap first look at a raw query: false when no
+// parameter of it can be api_key in any spelling (none is
+// percent-encoded, and "api_key" is nowhere in it, in any case).
+func mayHoldQueryKey(raw string) bool {
+	if raw == "" {
+		return false
+	}
+	if strings.IndexByte(raw, '%') >= 0 {
+		return true
+	}
+	for i := 0; i+len(queryKeyParam) <= len(raw); i++ {
+		if strings.EqualFold(raw[i:i+len(queryKeyParam)], queryKeyParam) {
+			return true
+		}
+	}
+	return false
 }
 
 // isQueryKeyName reports whether a raw query parameter name is api_key in

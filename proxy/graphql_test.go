@@ -397,9 +397,15 @@ func TestGraphQLQueryKeyInAnySpellingIsAKeyAndLeavesTheURL(t *testing.T) {
 			}
 		})
 	}
-	// A duplicate in another spelling is refused as today.
+	// Nor does /v2 forward it in its URL.
 	e := newGQLEnv(t, nil)
-	resp := do(t, "POST", e.srv.URL+"/graphql?api_key=sk-QUERY-4711&API%5FKEY=sk-OTHER", "", strings.NewReader(gqlGPUTypes), nil)
+	resp := do(t, "GET", e.srv.URL+"/v2/pods?API%5FKEY=sk-QUERY-4711&x=1", "", nil, nil)
+	resp.Body.Close()
+	if r := e.rec.last(); resp.StatusCode != 200 || strings.Contains(r.RequestURI, "4711") || r.Header.Get("Authorization") != "Bearer sk-QUERY-4711" {
+		t.Errorf("/v2: status %d, upstream URL %q, Authorization %q", resp.StatusCode, r.RequestURI, r.Header.Get("Authorization"))
+	}
+	// A duplicate in another spelling is refused as today.
+	resp = do(t, "POST", e.srv.URL+"/graphql?api_key=sk-QUERY-4711&API%5FKEY=sk-OTHER", "", strings.NewReader(gqlGPUTypes), nil)
 	if resp.StatusCode != 400 {
 		t.Fatalf("two keys in two spellings: status %d, want 400", resp.StatusCode)
 	}
