@@ -58,15 +58,21 @@ func TestClientDocumentsAreWellInsideTheDefaultLimits(t *testing.T) {
 		for _, f := range doc.Fragments {
 			m.frags[f.Name] = f
 		}
+		var fields, spreads int // the document's, as check counts them
+		for _, f := range doc.Fragments {
+			c := m.selectionSet(f.SelectionSet)
+			fields, spreads = fields+c.fields, spreads+c.spreads
+		}
 		for _, op := range doc.Operations {
 			c := m.selectionSet(op.SelectionSet)
-			most.fields, most.aliases = max(most.fields, c.fields), max(most.aliases, c.aliases)
-			most.depth, most.roots = max(most.depth, c.depth), max(most.roots, c.roots)
+			fields, spreads = fields+c.fields, spreads+c.spreads
+			most.aliases, most.depth, most.roots = max(most.aliases, c.aliases), max(most.depth, c.depth), max(most.roots, c.roots)
 		}
+		most.fields, most.spreads = max(most.fields, fields), max(most.spreads, spreads)
 		mostTokens, mostLen = max(mostTokens, countTokens(t, text)), max(mostLen, len(text))
 	}
-	t.Logf("largest of %d client documents: %d tokens, %d bytes, depth %d, %d aliases, %d root fields, %d fields",
-		len(files), mostTokens, mostLen, most.depth, most.aliases, most.roots, most.fields)
+	t.Logf("largest of %d client documents: %d tokens, %d bytes, depth %d, %d aliases, %d root fields, %d fields, %d fragment spreads",
+		len(files), mostTokens, mostLen, most.depth, most.aliases, most.roots, most.fields, most.spreads)
 	l := DefaultLimits()
 	for _, c := range []struct {
 		name        string
@@ -77,6 +83,7 @@ func TestClientDocumentsAreWellInsideTheDefaultLimits(t *testing.T) {
 		{"aliases", most.aliases, l.MaxAliases},
 		{"root fields", most.roots, l.MaxRootFields},
 		{"fields", most.fields, l.MaxFields},
+		{"fragment spreads", most.spreads, l.MaxSpreads},
 		{"bytes (document cache)", mostLen, maxCachedDocLen},
 	} {
 		if c.limit < 2*c.most || (c.name != "depth" && c.limit < 4*c.most) {
@@ -118,6 +125,10 @@ func hostileDocuments(scale int) []hostile {
 	return []hostile{
 		{name: "the same field 20,000 times", anon: true,
 			doc: "{ gpuTypes { " + repeat(n(20000), "id") + "} }", code: codeMaxTokens, maxBytes: 400},
+		{name: "30 operations of 450 fields each", anon: true,
+			doc: repeat(30, "query q%d { gpuTypes { "+repeat(450, "id")+"} }"), code: codeMaxFields, maxBytes: 400},
+		{name: "1,000 operations spreading one fragment of 450 fields", anon: true,
+			doc: repeat(1000, "query q%d { gpuTypes { ...F } }") + " fragment F on GpuType { " + repeat(450, "id") + "}", code: codeMaxFields, maxBytes: 400},
 		{name: "1,000 fields under one alias with different arguments", anon: true,
 			doc: "{ " + repeat(n(1000), `a: gpuTypes(input:{id:"g%d"}) { id }`) + "}", code: codeMaxTokens, maxBytes: 400},
 		{name: "4,000 fragment spreads", anon: true,
