@@ -35,6 +35,12 @@ type fileConfig struct {
 	GraphQLMode           *string           `yaml:"graphql_mode"`
 	GraphQLAutoHold       *string           `yaml:"graphql_auto_hold"`
 	GraphQLPublicKey      *string           `yaml:"graphql_public_key"`
+	GraphQLMaxTokens      *string           `yaml:"graphql_max_tokens"`
+	GraphQLMaxDepth       *string           `yaml:"graphql_max_depth"`
+	GraphQLMaxAliases     *string           `yaml:"graphql_max_aliases"`
+	GraphQLMaxRootFields  *string           `yaml:"graphql_max_root_fields"`
+	GraphQLMaxFields      *string           `yaml:"graphql_max_fields"`
+	GraphQLMaxSpreads     *string           `yaml:"graphql_max_fragment_spreads"`
 	KeyHashSecret         *string           `yaml:"key_hash_secret"`
 	KeyLimits             map[string]string `yaml:"key_limits"`
 	LimiterFail           *string           `yaml:"limiter_fail"`
@@ -72,6 +78,8 @@ func (f *fileConfig) scalars() map[string]*string {
 		"compat_mode": f.CompatMode, "reset_mode": f.ResetMode, "key_hash_secret": f.KeyHashSecret,
 		"default_gpu_types": f.DefaultGPUTypes, "field_policy": f.FieldPolicy.text(),
 		"graphql_mode": f.GraphQLMode, "graphql_auto_hold": f.GraphQLAutoHold, "graphql_public_key": f.GraphQLPublicKey,
+		"graphql_max_tokens": f.GraphQLMaxTokens, "graphql_max_depth": f.GraphQLMaxDepth, "graphql_max_aliases": f.GraphQLMaxAliases,
+		"graphql_max_root_fields": f.GraphQLMaxRootFields, "graphql_max_fields": f.GraphQLMaxFields, "graphql_max_fragment_spreads": f.GraphQLMaxSpreads,
 		"limiter_fail": f.LimiterFail, "limiter_timeout": f.LimiterTimeout, "request_timeout": f.RequestTimeout, "drain_timeout": f.DrainTimeout,
 		"sunset": f.Sunset, "sunset_link": f.SunsetLink, "log_format": f.LogFormat,
 		"log_level": f.LogLevel, "demo": f.Demo, "upstream_retries": f.UpstreamRetries,

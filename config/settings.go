@@ -62,6 +62,17 @@ type Config struct {
 	// such queries are answered with an error naming this setting
 	// (V1GW_GRAPHQL_PUBLIC_KEY, graphql_public_key; a secret).
 	GraphQLPublicKey string
+	// GraphQLMaxTokens, GraphQLMaxDepth, GraphQLMaxAliases,
+	// GraphQLMaxRootFields, GraphQLMaxFields and GraphQLMaxFragmentSpreads
+	// bound one document the translating GraphQL door accepts (P12), before
+	// it is validated; 0: no limit (-graphql-max-tokens,
+	// V1GW_GRAPHQL_MAX_TOKENS, graphql_max_tokens; and so on).
+	GraphQLMaxTokens          int
+	GraphQLMaxDepth           int
+	GraphQLMaxAliases         int
+	GraphQLMaxRootFields      int
+	GraphQLMaxFields          int
+	GraphQLMaxFragmentSpreads int
 	// ConfigFile is the YAML file the settings were read from, "" for none
 	// (-config, V1GW_CONFIG).
 	ConfigFile string
@@ -195,10 +206,18 @@ const (
 	DefaultUsageRetention        = 365 * 24 * time.Hour
 	DefaultGraphQLMode           = "auto"
 	DefaultGraphQLAutoHold       = time.Hour
-	DefaultFactsTTL              = 365 * 24 * time.Hour
-	DefaultUsageHistoryDays      = 90
-	DefaultRetireQuietDays       = 30
-	MaxUsageHistoryDays          = 366
+	// The GraphQL door's document limits: graphql.DefaultLimits (a proxy
+	// test keeps them equal), measured in docs/operating.md.
+	DefaultGraphQLMaxTokens          = 15000
+	DefaultGraphQLMaxDepth           = 15
+	DefaultGraphQLMaxAliases         = 30
+	DefaultGraphQLMaxRootFields      = 20
+	DefaultGraphQLMaxFields          = 500
+	DefaultGraphQLMaxFragmentSpreads = 100
+	DefaultFactsTTL                  = 365 * 24 * time.Hour
+	DefaultUsageHistoryDays          = 90
+	DefaultRetireQuietDays           = 30
+	MaxUsageHistoryDays              = 366
 	// LookupGrace is how long a create whose v2 reply was lost may go on
 	// looking for what it created after the request deadline (it equals
 	// translate.LostReplyGrace; a proxy test keeps them equal). The drain
@@ -233,6 +252,12 @@ func Default() *Config {
 		ResetMode:                   "reject",
 		GraphQLMode:                 DefaultGraphQLMode,
 		GraphQLAutoHold:             DefaultGraphQLAutoHold,
+		GraphQLMaxTokens:            DefaultGraphQLMaxTokens,
+		GraphQLMaxDepth:             DefaultGraphQLMaxDepth,
+		GraphQLMaxAliases:           DefaultGraphQLMaxAliases,
+		GraphQLMaxRootFields:        DefaultGraphQLMaxRootFields,
+		GraphQLMaxFields:            DefaultGraphQLMaxFields,
+		GraphQLMaxFragmentSpreads:   DefaultGraphQLMaxFragmentSpreads,
 		LimiterFail:                 "open",
 		LimiterTimeout:              DefaultLimiterTimeout,
 		RequestTimeout:              DefaultRequestTimeout,
@@ -326,6 +351,18 @@ var settings = []setting{
 	{key: "graphql_public_key", env: "V1GW_GRAPHQL_PUBLIC_KEY", arg: "KEY", def: "",
 		help: "API key the translating GraphQL door uses for public catalog queries (gpuTypes, dataCenters) sent without a key, as the vendor answered them; empty: they are refused, naming this setting",
 		set:  func(c *Config, v string) error { c.GraphQLPublicKey = strings.TrimSpace(v); return nil }},
+	intSetting("graphql_max_tokens", DefaultGraphQLMaxTokens, func(c *Config) *int { return &c.GraphQLMaxTokens },
+		"most lexical tokens of one GraphQL document the translating door parses (the known clients send at most 106); past it the parser stops, answering MAX_TOKENS_LIMIT; 0: no limit"),
+	intSetting("graphql_max_depth", DefaultGraphQLMaxDepth, func(c *Config) *int { return &c.GraphQLMaxDepth },
+		"deepest nesting of selections in one GraphQL document, fragments expanded (clients: at most 5); deeper is MAX_DEPTH_LIMIT; 0: no limit"),
+	intSetting("graphql_max_aliases", DefaultGraphQLMaxAliases, func(c *Config) *int { return &c.GraphQLMaxAliases },
+		"most aliased fields in one GraphQL operation, fragments expanded (clients: at most 1); more is MAX_ALIASES_LIMIT; 0: no limit"),
+	intSetting("graphql_max_root_fields", DefaultGraphQLMaxRootFields, func(c *Config) *int { return &c.GraphQLMaxRootFields },
+		"most root fields in one GraphQL operation, each of which may call v2 (clients: 1); more is MAX_ROOT_FIELDS_LIMIT; 0: no limit"),
+	intSetting("graphql_max_fields", DefaultGraphQLMaxFields, func(c *Config) *int { return &c.GraphQLMaxFields },
+		"most fields one GraphQL document selects, in its operations (fragments expanded each time they are spread) and its fragments (clients: at most 36); more is MAX_HEIGHT_LIMIT; validation's cost grows with its square; 0: no limit"),
+	intSetting("graphql_max_fragment_spreads", DefaultGraphQLMaxFragmentSpreads, func(c *Config) *int { return &c.GraphQLMaxFragmentSpreads },
+		"most fragment spreads in one GraphQL document, counted as graphql_max_fields counts fields (clients: none); more is MAX_FRAGMENT_SPREADS_LIMIT; 0: no limit"),
 	{key: "key_hash_secret", env: "V1GW_KEY_HASH_SECRET", arg: "SECRET", def: "random per process",
 		help: "HMAC secret API keys are hashed with into key ids; set it (same on every replica) to keep key ids stable",
 		set:  func(c *Config, v string) error { c.KeyHashSecret = v; return nil }},
@@ -477,4 +514,17 @@ var settings = []setting{
 			c.SunsetWarning = b
 			return err
 		}},
+}
+
+// intSetting is a setting holding a count >= 0 whose flag and environment
+// variable are its key's (graphql_max_depth: -graphql-max-depth,
+// V1GW_GRAPHQL_MAX_DEPTH).
+func intSetting(key string, def int, field func(*Config) *int, help string) setting {
+	return setting{key: key, flag: strings.ReplaceAll(key, "_", "-"), env: "V1GW_" + strings.ToUpper(key), arg: "N",
+		def: strconv.Itoa(def), help: help,
+		set: func(c *Config, v string) error {
+			n, err := parseInt(v)
+			*field(c) = n
+			return err
+		}}
 }

@@ -50,6 +50,18 @@ func (c *Config) Validate() error {
 	if c.RateLimitPerMinute < 0 {
 		return c.errorf("rate_limit_per_minute", "%q must be >= 0 (0 disables rate limiting)", strconv.Itoa(c.RateLimitPerMinute))
 	}
+	for _, l := range []struct {
+		key string
+		n   int
+	}{
+		{"graphql_max_tokens", c.GraphQLMaxTokens}, {"graphql_max_depth", c.GraphQLMaxDepth},
+		{"graphql_max_aliases", c.GraphQLMaxAliases}, {"graphql_max_root_fields", c.GraphQLMaxRootFields},
+		{"graphql_max_fields", c.GraphQLMaxFields}, {"graphql_max_fragment_spreads", c.GraphQLMaxFragmentSpreads},
+	} {
+		if l.n < 0 {
+			return c.errorf(l.key, "%q must be >= 0 (0: no limit)", strconv.Itoa(l.n))
+		}
+	}
 	if c.AnonymousRateLimitPerMinute < 0 {
 		return c.errorf("anonymous_rate_limit_per_minute", "%q must be >= 0 (0 refuses keyless /graphql calls)", strconv.Itoa(c.AnonymousRateLimitPerMinute))
 	}

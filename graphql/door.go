@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
@@ -21,7 +22,8 @@ import (
 //go:embed schema.graphql
 var schemaSDL string
 
-// Request is one GraphQL request as the HTTP layer read it.
+// Request is one GraphQL request as the HTTP layer read it. Execute may
+// change its Variables (an integer ID becomes a string: vars.go).
 type Request struct {
 	Query         string
 	OperationName string
@@ -73,6 +75,7 @@ type Door struct {
 	schema *ast.Schema
 	roots  map[string]rootField
 	docs   docCache
+	limits Limits
 }
 
 // rootField is one root field the door answers: Query or Mutation, its
@@ -82,14 +85,18 @@ type rootField struct {
 	public  bool
 }
 
-// New loads the door's schema and its table of root fields. It fails only
-// when the schema and the table disagree (a bug, caught by the tests).
-func New() (*Door, error) {
+// New is NewWithLimits(DefaultLimits()).
+func New() (*Door, error) { return NewWithLimits(DefaultLimits()) }
+
+// NewWithLimits loads the door's schema and its table of root fields, and
+// bounds each document by l (limits.go). It fails only when the schema and
+// the table disagree (a bug, caught by the tests).
+func NewWithLimits(l Limits) (*Door, error) {
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: schema: %w", err)
 	}
-	d := &Door{schema: s, roots: rootFields()}
+	d := &Door{schema: s, roots: rootFields(), limits: l}
 	for key := range d.roots {
 		typ, name, _ := strings.Cut(key, ".")
 		def := s.Types[typ]
@@ -116,28 +123,36 @@ func (d *Door) Schema() *ast.Schema { return d.schema }
 // Execute answers one request.
 func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	out := &Response{}
-	doc, errs := d.docs.load(d.schema, req.Query)
+	if !utf8.ValidString(req.Query) {
+		out.Body = errorsBody(gqlerror.List{limitError(codeParseFailed, "the document is not valid UTF-8")})
+		return out
+	}
+	doc, errs := d.docs.load(ctx, d.schema, d.limits, req.Query)
 	if errs != nil {
 		out.Body = errorsBody(errs)
 		return out
 	}
 	op, err := pickOperation(doc, req.OperationName)
 	if err != nil {
-		out.Body = errorsBody(gqlerror.List{gqlerror.Errorf("%s", err.Error())})
+		out.Body = errorsBody(gqlerror.List{limitError("OPERATION_RESOLUTION_FAILURE", "%s", err.Error())})
 		return out
 	}
 	if req.QueryOnly && op.Operation != ast.Query {
-		out.Body = errorsBody(gqlerror.List{gqlerror.Errorf("a %s cannot be sent with GET: use POST", op.Operation)})
+		out.Body = errorsBody(gqlerror.List{limitError("BAD_REQUEST", "a %s cannot be sent with GET: use POST", op.Operation)})
+		return out
+	}
+	if e := strictVariables(d.schema, op, req.Variables); e != nil {
+		out.Body = errorsBody(gqlerror.List{e})
 		return out
 	}
 	vars, err := validator.VariableValues(d.schema, op, req.Variables)
 	if err != nil {
 		var ge *gqlerror.Error
-		if errors.As(err, &ge) {
-			out.Body = errorsBody(gqlerror.List{ge})
-		} else {
-			out.Body = errorsBody(gqlerror.List{gqlerror.Errorf("%s", err.Error())})
+		if !errors.As(err, &ge) {
+			ge = gqlerror.Errorf("%s", err.Error())
 		}
+		ge.Extensions = map[string]any{"code": "BAD_USER_INPUT"}
+		out.Body = errorsBody(gqlerror.List{ge})
 		return out
 	}
 	root := d.schema.Query
@@ -197,6 +212,18 @@ func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
 		return nil, fmt.Errorf("%s is not answered by this gateway", f.Name)
 	}
 	ec.out.Fields = append(ec.out.Fields, f.Name)
+	if ec.limited != nil {
+		key := f.Alias
+		if key == "" {
+			key = f.Name
+		}
+		return nil, &planError{status: ec.limited.status, message: ec.limited.message + " (" + key + " was not run)", op: ec.limited.op}
+	}
+	if ec.ctx.Err() != nil {
+		// The deadline passed (or the client went): the fields left
+		// make no v2 call.
+		return nil, &codedError{f.Name + " was not run: the request's deadline passed", codeTimeout}
+	}
 	if ec.env.Anonymous && !rf.public {
 		return nil, errNeedsKey(f.Name)
 	}
@@ -232,37 +259,38 @@ func errorsBody(errs gqlerror.List) []byte {
 
 // docCache keeps parsed and validated documents by their text: clients
 // send the same few documents again and again (runpod-python inlines ids,
-// so a bounded number is kept). Documents are read-only once validated.
+// so a bounded number is kept). Only valid documents of at most
+// maxCachedDocLen bytes are kept, never error lists: a refused document
+// costs its sender the (bounded) parse again, and nobody else anything.
+// Documents are read-only once validated.
 type docCache struct {
 	mu   sync.Mutex
-	docs map[string]cachedDoc
-}
-
-type cachedDoc struct {
-	doc  *ast.QueryDocument
-	errs gqlerror.List
+	docs map[string]*ast.QueryDocument
 }
 
 // maxCachedDocs bounds the cache; when full it is emptied (cheap, and
 // documents are re-parsed in microseconds).
 const maxCachedDocs = 512
 
-func (c *docCache) load(s *ast.Schema, text string) (*ast.QueryDocument, gqlerror.List) {
+func (c *docCache) load(ctx context.Context, s *ast.Schema, l Limits, text string) (*ast.QueryDocument, gqlerror.List) {
+	if len(text) > maxCachedDocLen {
+		return l.parseAndValidate(ctx, s, text)
+	}
 	c.mu.Lock()
 	d, ok := c.docs[text]
 	c.mu.Unlock()
 	if ok {
-		return d.doc, d.errs
+		return d, nil
 	}
-	doc, errs := gqlparser.LoadQueryWithRules(s, text, nil)
-	if len(errs) == 0 {
-		errs = nil
+	doc, errs := l.parseAndValidate(ctx, s, text)
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	c.mu.Lock()
 	if c.docs == nil || len(c.docs) >= maxCachedDocs {
-		c.docs = make(map[string]cachedDoc)
+		c.docs = make(map[string]*ast.QueryDocument)
 	}
-	c.docs[text] = cachedDoc{doc, errs}
+	c.docs[text] = doc
 	c.mu.Unlock()
-	return doc, errs
+	return doc, nil
 }

@@ -174,6 +174,12 @@ type execCtx struct {
 	buf   []byte
 	nulls []typeField // selected fields v2 has no source for (unanswered)
 
+	// limited is the rate-limit error of the first plan that met one
+	// (run): the root fields after it answer it without running.
+	limited *planError
+	// moreWarnings counts the warnings past maxWarnings (addWarning).
+	moreWarnings int
+
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
 	memo map[string]any
@@ -200,10 +206,12 @@ func (ec *execCtx) fail(f *ast.Field, err error) {
 	if f != nil && f.Position != nil {
 		e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}
 	}
-	var ext interface{ Extensions() map[string]any }
 	if x, ok := err.(interface{ Extensions() map[string]any }); ok {
-		ext = x
-		e.Extensions = ext.Extensions()
+		e.Extensions = x.Extensions()
+	} else {
+		// An error of the gateway's own making (a schema field without
+		// a binding, a value of a type the executor cannot write).
+		e.Extensions = map[string]any{"code": "INTERNAL_SERVER_ERROR"}
 	}
 	ec.errs = append(ec.errs, e)
 }
@@ -296,9 +304,61 @@ func (ec *execCtx) collectMembers(set ast.SelectionSet, typ string) []collectedF
 	return fs
 }
 
+// collecting is one collect's state: the fields gathered, the fragments
+// spread already, and, once there are more than a few keys, an index of
+// them (a linear search per field would make a selection set of many
+// aliases quadratic).
+type collecting struct {
+	into  []collectedField
+	seen  map[string]bool
+	index map[string]int
+}
+
+// collectIndexFrom is the number of keys from which collect indexes them:
+// above the largest selection set of the known clients (36 fields), so
+// that their documents never pay for the map.
+const collectIndexFrom = 64
+
+// keyAt is the position of key in cs.into, -1 when absent.
+func (cs *collecting) keyAt(key string) int {
+	if cs.index != nil {
+		if i, ok := cs.index[key]; ok {
+			return i
+		}
+		return -1
+	}
+	for i := range cs.into {
+		if cs.into[i].key == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// add appends a new key.
+func (cs *collecting) add(key string, f *ast.Field) {
+	cs.into = append(cs.into, collectedField{key: key, fields: []*ast.Field{f}})
+	switch {
+	case cs.index != nil:
+		cs.index[key] = len(cs.into) - 1
+	case len(cs.into) > collectIndexFrom:
+		cs.index = make(map[string]int, 2*len(cs.into))
+		for i := range cs.into {
+			cs.index[cs.into[i].key] = i
+		}
+	}
+}
+
 // collect gathers the fields of set that apply to an object of type typ,
-// in order, merging those with the same response key (CollectFields).
+// in order, merging those with the same response key (CollectFields),
+// after into; seen are the fragments spread already (nil: none).
 func (ec *execCtx) collect(set ast.SelectionSet, typ string, into []collectedField, seen map[string]bool) []collectedField {
+	return ec.gather(set, typ, collecting{into: into, seen: seen}).into
+}
+
+// gather is collect, into cs (a value, not a pointer: it stays on the
+// stack).
+func (ec *execCtx) gather(set ast.SelectionSet, typ string, cs collecting) collecting {
 	for _, sel := range set {
 		switch s := sel.(type) {
 		case *ast.Field:
@@ -309,24 +369,18 @@ func (ec *execCtx) collect(set ast.SelectionSet, typ string, into []collectedFie
 			if key == "" {
 				key = s.Name
 			}
-			found := false
-			for i := range into {
-				if into[i].key == key {
-					into[i].fields = append(into[i].fields, s)
-					found = true
-					break
-				}
-			}
-			if !found {
-				into = append(into, collectedField{key: key, fields: []*ast.Field{s}})
+			if i := cs.keyAt(key); i >= 0 {
+				cs.into[i].fields = append(cs.into[i].fields, s)
+			} else {
+				cs.add(key, s)
 			}
 		case *ast.InlineFragment:
 			if !ec.included(s.Directives) || (s.TypeCondition != "" && s.TypeCondition != typ) {
 				continue
 			}
-			into = ec.collect(s.SelectionSet, typ, into, seen)
+			cs = ec.gather(s.SelectionSet, typ, cs)
 		case *ast.FragmentSpread:
-			if !ec.included(s.Directives) || seen[s.Name] {
+			if !ec.included(s.Directives) || cs.seen[s.Name] {
 				continue
 			}
 			def := s.Definition
@@ -336,14 +390,14 @@ func (ec *execCtx) collect(set ast.SelectionSet, typ string, into []collectedFie
 			if def == nil || (def.TypeCondition != "" && def.TypeCondition != typ) {
 				continue
 			}
-			if seen == nil {
-				seen = map[string]bool{}
+			if cs.seen == nil {
+				cs.seen = map[string]bool{}
 			}
-			seen[s.Name] = true
-			into = ec.collect(def.SelectionSet, typ, into, seen)
+			cs.seen[s.Name] = true
+			cs = ec.gather(def.SelectionSet, typ, cs)
 		}
 	}
-	return into
+	return cs
 }
 
 // included applies @skip and @include.

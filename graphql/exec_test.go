@@ -1,7 +1,9 @@
 package graphql
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -78,7 +80,7 @@ func TestADocumentThatCannotRunNamesWhatIsWrong(t *testing.T) {
 		{name: "an unknown argument", query: `{ pod(id: "x") { id } }`, want: `Unknown argument "id" on field "Query.pod"`},
 		{name: "a syntax error", query: `{ myself { pods { id }`, want: "Expected Name, found <EOF>"},
 		{name: "a missing variable", query: `query q($id: String!) { pod(input: {podId: $id}) { id } }`, want: `must be defined`},
-		{name: "a variable of the wrong type", query: `query q($n: Int) { gpuTypes { lowestPrice(input: {gpuCount: $n}) { stockStatus } } }`, vars: `{"n": "two"}`, want: "cannot use string as Int"},
+		{name: "a variable of the wrong type", query: `query q($n: Int) { gpuTypes { lowestPrice(input: {gpuCount: $n}) { stockStatus } } }`, vars: `{"n": "two"}`, want: "\"two\" is not a valid Int"},
 		{name: "two operations, none named", query: `query a { myself { id } } query b { myself { id } }`, want: "name the one to run in operationName"},
 		{name: "an operation name not in the document", query: `query a { myself { id } }`, operation: "b", want: `no operation named "b"`},
 		{name: "a mutation over GET", query: `mutation { podStop(input: {podId: "x"}) { id } }`, get: true, want: "cannot be sent with GET"},
@@ -138,5 +140,26 @@ func TestJSONStringsAreEscaped(t *testing.T) {
 		if got := string(appendString(nil, in)); got != want {
 			t.Errorf("appendString(%q) = %s, want %s", in, got, want)
 		}
+	}
+}
+
+func TestManyAliasesAreCollectedInOrderWithTheirDuplicatesMerged(t *testing.T) {
+	d, err := NewWithLimits(Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 100 keys (collect indexes them past 64), then the first ten again.
+	q := "{ " + repeat(100, "a%d: __typename") + repeat(10, "a%d: __typename") + "}"
+	resp := d.Execute(context.Background(), &Env{Anonymous: true}, Request{Query: q})
+	want := "{\"data\":{"
+	for i := range 100 {
+		if i > 0 {
+			want += ","
+		}
+		want += fmt.Sprintf(`"a%d":"Query"`, i)
+	}
+	want += "}}"
+	if string(resp.Body) != want {
+		t.Errorf("answer %s", resp.Body)
 	}
 }

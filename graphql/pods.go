@@ -454,7 +454,7 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 		if id, ok := in.str("instanceId"); ok && id != "" {
 			flavor, vcpus, err := parseInstanceID(id)
 			if err != nil {
-				return nil, fmt.Errorf("%s: instanceId: %v", root, err)
+				return nil, &codedError{fmt.Sprintf("%s: instanceId: %v", root, err), "BAD_USER_INPUT"}
 			}
 			b["cpuFlavorIds"] = []string{flavor}
 			b["vcpuCount"] = vcpus

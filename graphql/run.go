@@ -43,7 +43,13 @@ func (ec *execCtx) run(name string, params map[string]string, query url.Values, 
 	}
 	ec.absorb(res)
 	if res.Status >= 300 {
-		return nil, planErrorOf(op, res)
+		pe := planErrorOf(op, res)
+		if res.Status == http.StatusTooManyRequests && ec.limited == nil {
+			// Rate-limited (by v2, or by the key's limit counted in v2
+			// calls): the document's other root fields make no call.
+			ec.limited = pe
+		}
+		return nil, pe
 	}
 	ec.results = append(ec.results, res)
 	return res, nil
@@ -63,12 +69,14 @@ func (ec *execCtx) releaseResults() {
 // GraphQL answer: warnings reach the client in extensions.warnings and
 // X-Compat-Warning, notes the operator's /usage (P7a).
 func (ec *execCtx) absorb(res *translate.Result) {
-	ec.out.Warnings = append(ec.out.Warnings, res.Warnings...)
+	for _, w := range res.Warnings {
+		ec.addWarning(w)
+	}
 	if len(res.Dropped) > 0 {
-		ec.out.Warnings = append(ec.out.Warnings, "dropped (compat mode lenient): "+strings.Join(res.Dropped, ", "))
+		ec.addWarning("dropped (compat mode lenient): " + strings.Join(res.Dropped, ", "))
 	}
 	if res.Emulated != "" {
-		ec.out.Warnings = append(ec.out.Warnings, res.Emulated+" was emulated")
+		ec.addWarning(res.Emulated + " was emulated")
 	}
 	ec.out.Notes = append(ec.out.Notes, res.Notes...)
 	if res.RetryAfter != "" && ec.out.RetryAfter == "" {
@@ -84,8 +92,20 @@ func (ec *execCtx) note(code, msg string) {
 // warn adds a warning to the answer (extensions.warnings, X-Compat-Warning)
 // and its note.
 func (ec *execCtx) warn(code, msg string) {
-	ec.out.Warnings = append(ec.out.Warnings, msg)
+	ec.addWarning(msg)
 	ec.note(code, msg)
+}
+
+// maxWarnings bounds an answer's warnings (P12): past it they are counted.
+const maxWarnings = 50
+
+// addWarning adds a warning to the answer, or counts it past maxWarnings.
+func (ec *execCtx) addWarning(msg string) {
+	if len(ec.out.Warnings) >= maxWarnings {
+		ec.moreWarnings++
+		return
+	}
+	ec.out.Warnings = append(ec.out.Warnings, msg)
 }
 
 // planError is a plan's error answer, as a GraphQL error: the v1 message,
@@ -195,6 +215,11 @@ type typeField struct{ typ, field string }
 
 // finish adds the door's summary warnings once the operation ran.
 func (ec *execCtx) finish() {
+	defer func() {
+		if ec.moreWarnings > 0 {
+			ec.out.Warnings = append(ec.out.Warnings, fmt.Sprintf("and %d more warnings", ec.moreWarnings))
+		}
+	}()
 	if len(ec.nulls) > 0 {
 		names := make([]string, len(ec.nulls))
 		for i, n := range ec.nulls {

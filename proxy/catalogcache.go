@@ -26,6 +26,9 @@ type catalogCache struct {
 type catalogEntry struct {
 	answer  *translate.V2Answer
 	expires time.Time
+	// hit is set once the entry answered a call: a full cache makes room
+	// by dropping the entries nobody asked for again first.
+	hit bool
 }
 
 func newCatalogCache(ttl time.Duration, now func() time.Time) *catalogCache {
@@ -59,6 +62,10 @@ func (cc *catalogCache) get(c translate.V2Call) (*translate.V2Answer, bool) {
 		delete(cc.entries, k)
 		return nil, false
 	}
+	if !e.hit {
+		e.hit = true
+		cc.entries[k] = e
+	}
 	return e.answer, true
 }
 
@@ -76,14 +83,28 @@ func (cc *catalogCache) put(c translate.V2Call, a *translate.V2Answer) *translat
 	cc.mu.Lock()
 	defer cc.mu.Unlock()
 	if len(cc.entries) >= cc.max {
-		// Bounded: drop expired entries, and everything if still full.
+		// Bounded: drop expired entries, then those never asked for
+		// again, then any one. One caller sending many distinct inputs
+		// (a GraphQL document of distinct gpuTypes(input)) thus only
+		// replaces its own entries, never the catalog every request reads.
 		for k, e := range cc.entries {
 			if !now.Before(e.expires) {
 				delete(cc.entries, k)
 			}
 		}
 		if len(cc.entries) >= cc.max {
-			clear(cc.entries)
+			for k, e := range cc.entries {
+				if !e.hit {
+					delete(cc.entries, k)
+					break
+				}
+			}
+		}
+		if len(cc.entries) >= cc.max {
+			for k := range cc.entries {
+				delete(cc.entries, k)
+				break
+			}
 		}
 	}
 	// Only the body is kept: per-key headers (RateLimit) must not leak

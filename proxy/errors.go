@@ -47,12 +47,13 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 		}{http.StatusText(status), status, msg})
 	case surfaceGraphQL:
 		type gqlError struct {
-			Message string `json:"message"`
+			Message    string            `json:"message"`
+			Extensions map[string]string `json:"extensions"`
 		}
 		h.Set("Content-Type", "application/json")
 		body, _ = json.Marshal(struct {
 			Errors []gqlError `json:"errors"`
-		}{[]gqlError{{msg}}})
+		}{[]gqlError{{msg, map[string]string{"code": graphQLErrorCode(status)}}}})
 	default:
 		h.Set("Content-Type", "application/json")
 		body, _ = json.Marshal(struct {
@@ -63,4 +64,30 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 	h.Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// graphQLErrorCode is the extensions.code of an error the gateway answers
+// on /graphql with HTTP status status (as the door names its own).
+func graphQLErrorCode(status int) string {
+	switch {
+	case status == http.StatusBadRequest:
+		return "BAD_REQUEST"
+	case status == http.StatusUnauthorized:
+		return "UNAUTHENTICATED"
+	case status == http.StatusForbidden:
+		return "FORBIDDEN"
+	case status == http.StatusNotFound:
+		return "NOT_FOUND"
+	case status == http.StatusRequestEntityTooLarge:
+		return "PAYLOAD_TOO_LARGE"
+	case status == http.StatusRequestTimeout, status == http.StatusGatewayTimeout:
+		return "TIMEOUT"
+	case status == http.StatusTooManyRequests:
+		return "RATE_LIMITED"
+	case status == http.StatusServiceUnavailable:
+		return "UNAVAILABLE"
+	case status >= 500:
+		return "UPSTREAM_ERROR"
+	}
+	return "ERROR"
 }

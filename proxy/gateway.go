@@ -91,13 +91,17 @@ type Gateway struct {
 	tel          *Telemetry
 	metrics      *metrics
 	breaker      *breaker
-	keyIDs       *keyIDCache
-	serving      atomic.Int64 // requests past load shedding (max_in_flight)
-	active       sync.Map     // *reqInfo -> itself: requests being served (LogUnfinished)
-	accepted     acceptedKeys // key ids v2 accepted (countsForUsage)
-	facts        *observedFacts
-	door         *graphql.Door // the GraphQL door (graphqldoor.go)
-	gqlGone      goneHold      // graphql_mode auto: translating until
+	// vendorBreaker guards the vendor's GraphQL (graphql_mode passthrough
+	// and auto): a failing vendor GraphQL opens it, never breaker, so /v1,
+	// /v2 and /readyz stay as they were (P12).
+	vendorBreaker *breaker
+	keyIDs        *keyIDCache
+	serving       atomic.Int64 // requests past load shedding (max_in_flight)
+	active        sync.Map     // *reqInfo -> itself: requests being served (LogUnfinished)
+	accepted      acceptedKeys // key ids v2 accepted (countsForUsage)
+	facts         *observedFacts
+	door          *graphql.Door // the GraphQL door (graphqldoor.go)
+	gqlGone       goneHold      // graphql_mode auto: translating until
 
 	deprecation string
 	sunset      string
@@ -145,7 +149,7 @@ func New(o Options) (*Gateway, error) {
 		fs = facts.NewMemory(facts.MemoryOptions{Now: g.now})
 	}
 	g.facts = &observedFacts{store: fs, log: g.log}
-	if g.door, err = graphql.New(); err != nil {
+	if g.door, err = graphql.NewWithLimits(graphQLLimits(o.Config)); err != nil {
 		return nil, fmt.Errorf("proxy: %w", err)
 	}
 	if g.usage == nil {
@@ -191,6 +195,8 @@ func New(o Options) (*Gateway, error) {
 	// calls.
 	traced := newClientTracing(raw, g.tel)
 	rt := newResilientTransport(traced, g.breaker, ro, g.metrics)
+	g.vendorBreaker = newNamedBreaker("vendor_graphql", "the vendor's GraphQL", ro.BreakerFailures, ro.BreakerOpenFor, g.log)
+	vendorRT := newResilientTransport(traced, g.vendorBreaker, ro, g.metrics)
 	g.upstream = NewUpstream(base, rt)
 	if o.Config.UpstreamMaxBody > 0 {
 		g.upstream.MaxBody = o.Config.UpstreamMaxBody
@@ -212,7 +218,7 @@ func New(o Options) (*Gateway, error) {
 		}
 	}
 	g.catalog = newCatalogCache(CatalogTTL, g.now)
-	g.router = g.routes(rt)
+	g.router = g.routes(rt, vendorRT)
 	g.handler = g.withRequestID(g.withObservability(g.withV1Headers(g.withLoadShedding(g.withBodyLimit(http.HandlerFunc(g.route))))))
 	return g, nil
 }
@@ -285,7 +291,7 @@ func withV1BaseSlashes(r *http.Request) *http.Request {
 	return r2
 }
 
-func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
+func (g *Gateway) routes(rt, vendorRT http.RoundTripper) *mux.Router {
 	m := mux.NewRouter()
 	m.UseEncodedPath() // ids are matched percent-encoded, never decoded into another route
 	m.SkipClean(true)
@@ -304,13 +310,16 @@ func (g *Gateway) routes(rt http.RoundTripper) *mux.Router {
 	if fastOK {
 		g.fast = fast
 	}
-	g.v2 = named(opPassThrough, g.withAuth(g.withRateLimit(g.passThrough(rt))))
+	// A key in the query (?api_key=, in any spelling) is taken out of the
+	// URL here too: forwarded verbatim, it would reach v2 in its URL.
+	g.v2 = named(opPassThrough, withQueryKey(g.withAuth(g.withRateLimit(g.passThrough(rt)))))
 	m.PathPrefix("/v2/").Handler(g.v2)
 	// GraphQL: the same layers, to <upstream>/graphql (graphql.go).
 	// A keyless call is anonymous: passed through (or answered by the
 	// GraphQL door) without the client's Authorization, under a limit per
 	// client address (anonymous.go).
-	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withKeyOrAnonymous(g.withRateLimit(g.graphqlFront(g.passThrough(rt))))))).
+	// The vendor's GraphQL has a breaker of its own (vendorRT).
+	m.Handle(graphQLPath, named(opGraphQL, withQueryKey(g.withKeyOrAnonymous(g.withRateLimit(g.graphqlFront(g.passThrough(vendorRT))))))).
 		Methods(http.MethodGet, http.MethodPost)
 	m.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusNotFound, notFoundMessage(r.Method, r.URL.Path))

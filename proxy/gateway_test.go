@@ -78,6 +78,14 @@ func testConfig(upstream string) *config.Config {
 		KeyHashSecret:      "test-secret",
 		RequestTimeout:     5 * time.Second,
 		DrainTimeout:       5 * time.Second,
+		// The GraphQL door's default limits: the clients' documents pass
+		// them end to end.
+		GraphQLMaxTokens:          config.DefaultGraphQLMaxTokens,
+		GraphQLMaxDepth:           config.DefaultGraphQLMaxDepth,
+		GraphQLMaxAliases:         config.DefaultGraphQLMaxAliases,
+		GraphQLMaxRootFields:      config.DefaultGraphQLMaxRootFields,
+		GraphQLMaxFields:          config.DefaultGraphQLMaxFields,
+		GraphQLMaxFragmentSpreads: config.DefaultGraphQLMaxFragmentSpreads,
 	}
 }
 

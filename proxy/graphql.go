@@ -26,12 +26,15 @@ const queryKeyParam = "api_key"
 // header, and out of the URL: from here on (authentication, key id, rate
 // limit, the upstream request, its URL in client spans and error messages)
 // the key travels only as a bearer token, as v2 documents it. The access
-// log records paths, never queries. A key given twice with different values
-// (two api_key parameters, or one that differs from the bearer header) is a
-// 400: which one should be charged?
+// log records paths, never queries. The parameter is recognised in any
+// spelling a server might accept (isQueryKeyName: percent-encoded, in any
+// case, with brackets), so that none is taken for a keyless call and
+// forwarded with the key in its URL. A key given twice with different
+// values (two api_key parameters, or one that differs from the bearer
+// header) is a 400: which one should be charged?
 func withQueryKey(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !strings.Contains(r.URL.RawQuery, queryKeyParam) {
+		if !mayHoldQueryKey(r.URL.RawQuery) {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -73,10 +76,20 @@ func withQueryKey(next http.Handler) http.Handler {
 // the other parameters byte for byte and in order. keys are the values
 // removed (nil when there was none).
 func splitQueryKey(raw string) (rest string, keys []string) {
+	found := false
+	for part := range strings.SplitSeq(raw, "&") {
+		name, _, _ := strings.Cut(part, "=")
+		if found = isQueryKeyName(name); found {
+			break
+		}
+	}
+	if !found {
+		return raw, nil // nothing allocated: most queries hold no key
+	}
 	var kept []string
 	for part := range strings.SplitSeq(raw, "&") {
 		name, val, _ := strings.Cut(part, "=")
-		if n, err := url.QueryUnescape(name); err == nil && n == queryKeyParam {
+		if isQueryKeyName(name) {
 			v, err := url.QueryUnescape(val)
 			if err != nil {
 				v = val
@@ -90,4 +103,37 @@ func splitQueryKey(raw string) (rest string, keys []string) {
 		return raw, nil
 	}
 	return strings.Join(kept, "&"), keys
+}
+
+// mayHoldQueryKey is a cheap first look at a raw query: false when no
+// parameter of it can be api_key in any spelling (none is
+// percent-encoded, and "api_key" is nowhere in it, in any case).
+func mayHoldQueryKey(raw string) bool {
+	if raw == "" {
+		return false
+	}
+	if strings.IndexByte(raw, '%') >= 0 {
+		return true
+	}
+	for i := 0; i+len(queryKeyParam) <= len(raw); i++ {
+		if strings.EqualFold(raw[i:i+len(queryKeyParam)], queryKeyParam) {
+			return true
+		}
+	}
+	return false
+}
+
+// isQueryKeyName reports whether a raw query parameter name is api_key in
+// any spelling: percent-encoded (api%5Fkey), in any case (API_KEY), with
+// brackets (api_key[], api_key[0]), padded with spaces.
+func isQueryKeyName(raw string) bool {
+	n, err := url.QueryUnescape(raw)
+	if err != nil {
+		n = raw
+	}
+	n = strings.TrimSpace(n)
+	if i := strings.IndexByte(n, '['); i >= 0 && strings.HasSuffix(n, "]") {
+		n = strings.TrimSpace(n[:i])
+	}
+	return strings.EqualFold(n, queryKeyParam)
 }

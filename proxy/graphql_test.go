@@ -247,7 +247,7 @@ func TestGraphQLSharesTheRateLimitOfV1AndV2(t *testing.T) {
 	}
 }
 
-func TestGraphQLUsesTheUpstreamBreaker(t *testing.T) {
+func TestGraphQLHasABreakerOfItsOwn(t *testing.T) {
 	e := newGQLEnv(t, nil)
 	var calls atomic.Int32
 	e.rec.handler = func(w http.ResponseWriter, r *http.Request) {
@@ -265,16 +265,17 @@ func TestGraphQLUsesTheUpstreamBreaker(t *testing.T) {
 	if calls.Load() != 3 {
 		t.Fatalf("upstream saw %d requests for 3 calls", calls.Load())
 	}
-	// Open: answered at once, without the upstream, for GraphQL and /v2 alike.
+	// Open: GraphQL is answered at once, without the upstream.
 	resp := do(t, "POST", e.srv.URL+"/graphql", "k", strings.NewReader(gqlGPUTypes), nil)
 	if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" {
 		t.Fatalf("open breaker: status %d Retry-After %q", resp.StatusCode, resp.Header.Get("Retry-After"))
 	}
 	gqlErrors(t, resp)
+	// The vendor's GraphQL breaker is not v2's (P12): /v2 still asks v2.
 	resp = do(t, "GET", e.srv.URL+"/v2/pods", "k", nil, nil)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || calls.Load() != 3 {
-		t.Fatalf("/v2 with the breaker open: status %d, upstream calls %d", resp.StatusCode, calls.Load())
+	if resp.StatusCode != 500 || calls.Load() != 4 {
+		t.Fatalf("/v2 with the vendor's GraphQL breaker open: status %d, upstream calls %d", resp.StatusCode, calls.Load())
 	}
 }
 
@@ -372,6 +373,43 @@ func TestGraphQLQueryKeyBecomesABearerAndLeavesTheURL(t *testing.T) {
 	if e.rec.count() != n {
 		t.Fatal("an ambiguous key reached the upstream")
 	}
+}
+
+func TestGraphQLQueryKeyInAnySpellingIsAKeyAndLeavesTheURL(t *testing.T) {
+	for _, q := range []string{
+		"api%5Fkey=sk-QUERY-4711", "API_KEY=sk-QUERY-4711", "Api_Key=sk-QUERY-4711",
+		"api_key%5B%5D=sk-QUERY-4711", "api_key[]=sk-QUERY-4711", "api_key[0]=sk-QUERY-4711",
+		"%61pi_key=sk-QUERY-4711", "x=1&API%5fKEY=sk-QUERY-4711",
+	} {
+		t.Run(q, func(t *testing.T) {
+			e := newGQLEnv(t, nil)
+			resp := do(t, "POST", e.srv.URL+"/graphql?"+q, "", strings.NewReader(gqlGPUTypes), nil)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				t.Fatalf("status %d", resp.StatusCode)
+			}
+			r := e.rec.last()
+			if r.Header.Get("Authorization") != "Bearer sk-QUERY-4711" {
+				t.Errorf("upstream Authorization %q: the key was not recognised", r.Header.Get("Authorization"))
+			}
+			if strings.Contains(r.URL.RawQuery, "4711") || strings.Contains(r.RequestURI, "4711") {
+				t.Errorf("the key reached the vendor in the URL: %q", r.RequestURI)
+			}
+		})
+	}
+	// Nor does /v2 forward it in its URL.
+	e := newGQLEnv(t, nil)
+	resp := do(t, "GET", e.srv.URL+"/v2/pods?API%5FKEY=sk-QUERY-4711&x=1", "", nil, nil)
+	resp.Body.Close()
+	if r := e.rec.last(); resp.StatusCode != 200 || strings.Contains(r.RequestURI, "4711") || r.Header.Get("Authorization") != "Bearer sk-QUERY-4711" {
+		t.Errorf("/v2: status %d, upstream URL %q, Authorization %q", resp.StatusCode, r.RequestURI, r.Header.Get("Authorization"))
+	}
+	// A duplicate in another spelling is refused as today.
+	resp = do(t, "POST", e.srv.URL+"/graphql?api_key=sk-QUERY-4711&API%5FKEY=sk-OTHER", "", strings.NewReader(gqlGPUTypes), nil)
+	if resp.StatusCode != 400 {
+		t.Fatalf("two keys in two spellings: status %d, want 400", resp.StatusCode)
+	}
+	resp.Body.Close()
 }
 
 func TestGraphQLKeyNeverReachesLogsMetricsOrUsage(t *testing.T) {

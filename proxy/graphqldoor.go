@@ -9,9 +9,11 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
+	"github.com/v1gateway/v1gateway/config"
 	"github.com/v1gateway/v1gateway/graphql"
 	"github.com/v1gateway/v1gateway/translate"
 )
@@ -177,6 +179,9 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 		}
 	}
 	caller := &upstreamCaller{op: graphqlOp, up: g.upstream, cache: g.catalog, authorization: auth, requestID: RequestID(r.Context()), budget: g.budget}
+	if m := g.newCallMeter(r.Context()); m != nil {
+		caller.admit = m.admit
+	}
 	defer caller.releaseBudget()
 	env.Caller = caller
 	resp := g.door.Execute(ctx, env, req)
@@ -185,8 +190,8 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 		info.graphqlFields = resp.Fields
 	}
 	h := w.Header()
-	for _, warn := range resp.Warnings {
-		h.Add("X-Compat-Warning", asciiHeaderValue(warn))
+	if len(resp.Warnings) > 0 {
+		h.Set("X-Compat-Warning", compatWarningHeader(resp.Warnings))
 	}
 	if resp.RetryAfter != "" {
 		h.Set("Retry-After", resp.RetryAfter)
@@ -213,10 +218,16 @@ func graphQLRequest(r *http.Request, body []byte) (graphql.Request, error) {
 		q := r.URL.Query()
 		raw.Query, raw.OperationName = q.Get("query"), q.Get("operationName")
 		if v := q.Get("variables"); v != "" {
+			if _, err := duplicateKey([]byte(v)); err != nil {
+				return out, err
+			}
 			raw.Variables = json.RawMessage(v)
 		}
 		out.QueryOnly = true
 	} else {
+		if _, err := duplicateKey(body); err != nil {
+			return out, err
+		}
 		dec := json.NewDecoder(bytes.NewReader(body))
 		if err := dec.Decode(&raw); err != nil {
 			return out, fmt.Errorf("the request body is not a GraphQL request ({\"query\": ...}): %v", err)
@@ -234,4 +245,42 @@ func graphQLRequest(r *http.Request, body []byte) (graphql.Request, error) {
 		}
 	}
 	return out, nil
+}
+
+// graphQLLimits are the door's document limits, from the settings
+// graphql_max_* (P12).
+func graphQLLimits(c *config.Config) graphql.Limits {
+	return graphql.Limits{MaxTokens: c.GraphQLMaxTokens, MaxDepth: c.GraphQLMaxDepth, MaxAliases: c.GraphQLMaxAliases,
+		MaxRootFields: c.GraphQLMaxRootFields, MaxFields: c.GraphQLMaxFields, MaxSpreads: c.GraphQLMaxFragmentSpreads}
+}
+
+// maxCompatWarningBytes bounds the X-Compat-Warning of a GraphQL answer.
+const maxCompatWarningBytes = 2048
+
+// compatWarningHeader is the one X-Compat-Warning of a GraphQL answer
+// (P12): its warnings joined by "; ", at most maxCompatWarningBytes of
+// them, then how many there are (all are in extensions.warnings). One
+// header per warning made 1,000 aliases 1,000 headers (231 KB), past
+// Python's http.client limit of 100.
+func compatWarningHeader(ws []string) string {
+	var b strings.Builder
+	shown := 0
+	for _, w := range ws {
+		w = asciiHeaderValue(w)
+		if b.Len()+len(w)+2 > maxCompatWarningBytes {
+			break
+		}
+		if shown > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(w)
+		shown++
+	}
+	if shown < len(ws) {
+		if shown > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "(%d warnings, %d shown: all are in the answer's extensions.warnings)", len(ws), shown)
+	}
+	return b.String()
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/v1gateway/v1gateway/config"
+	"github.com/v1gateway/v1gateway/graphql"
 	"github.com/v1gateway/v1gateway/usage"
 	"github.com/v1gateway/v1gateway/v2sim"
 )
@@ -199,5 +201,11 @@ func TestGraphQLAutoModeTranslatesOnceTheVendorIsGone(t *testing.T) {
 	w.vendor.Store(200)
 	if _, m := w.post(t, doorPods); m["data"].(map[string]any)["vendor"] != true || w.vendorN.Load() != asked+1 {
 		t.Fatalf("after the hold: %v (vendor asked %d times)", m, w.vendorN.Load())
+	}
+}
+
+func TestTheGraphQLLimitSettingsDefaultToTheDoorsLimits(t *testing.T) {
+	if got, want := graphQLLimits(config.Default()), graphql.DefaultLimits(); got != want {
+		t.Errorf("config's defaults %+v, the door's %+v", got, want)
 	}
 }

@@ -3,11 +3,14 @@ package proxy
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 	"go.opentelemetry.io/otel/attribute"
@@ -404,7 +407,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 	info.mu.Unlock()
 	ev = ev.Str("request_id", RequestID(r.Context())).
 		Str("method", r.Method).
-		Str("path", r.URL.EscapedPath()).
+		Str("path", capString(r.URL.EscapedPath(), maxLogString)).
 		Str("operation", info.op).
 		Int("status", sw.status).
 		Float64("duration_ms", float64(dur.Microseconds())/1000).
@@ -416,7 +419,7 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		ev = ev.Str("rate_limit", lim)
 	}
 	if len(info.graphqlFields) > 0 {
-		ev = ev.Strs("graphql_fields", info.graphqlFields)
+		ev = ev.Strs("graphql_fields", capStrings(info.graphqlFields, maxLogList))
 	}
 	if len(calls) > 0 {
 		var buf [512]byte
@@ -424,11 +427,11 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 			Float64("upstream_ms", float64(upDur.Microseconds())/1000)
 	}
 	if errMsg != "" {
-		ev = ev.Str("error", errMsg)
+		ev = ev.Str("error", capString(errMsg, maxLogString))
 	}
 	h := sw.Header()
 	if v := h["X-Compat-Warning"]; len(v) > 0 {
-		ev = ev.Strs("compat_warning", v)
+		ev = ev.Strs("compat_warning", capStrings(v, maxLogList))
 	}
 	if v := headerValue(h, "X-Compat-Dropped"); v != "" {
 		ev = ev.Str("compat_dropped", v)
@@ -437,9 +440,13 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		ev = ev.Str("compat_emulated", v)
 	}
 	if len(notes) > 0 {
-		codes := make([]string, len(notes))
-		for i, n := range notes {
-			codes[i] = n.Code
+		codes := make([]string, 0, min(len(notes), maxLogList+1))
+		for _, n := range notes {
+			if len(codes) == maxLogList {
+				codes = append(codes, fmt.Sprintf("(+%d more)", len(notes)-maxLogList))
+				break
+			}
+			codes = append(codes, n.Code)
 		}
 		ev = ev.Strs("compat_notes", codes)
 	}
@@ -450,6 +457,41 @@ func (g *Gateway) accessLog(r *http.Request, sw *statusWriter, info *reqInfo, du
 		ev = ev.Str("user_agent", ua)
 	}
 	ev.Msg("request")
+}
+
+// The access log line is bounded (P12), whatever a request holds: at most
+// maxLogList entries of a list (the rest counted), maxLogString bytes of a
+// string. A GraphQL document of 1,000 aliased root fields wrote a line of
+// 281 KB.
+const (
+	maxLogList   = 32
+	maxLogString = 1024
+)
+
+// capStrings is l, at most n entries of it and one saying how many more.
+func capStrings(l []string, n int) []string {
+	if len(l) <= n && !slices.ContainsFunc(l, func(s string) bool { return len(s) > maxLogString }) {
+		return l
+	}
+	out := make([]string, 0, min(len(l), n)+1)
+	for _, s := range l[:min(len(l), n)] {
+		out = append(out, capString(s, maxLogString))
+	}
+	if len(l) > n {
+		out = append(out, fmt.Sprintf("(+%d more)", len(l)-n))
+	}
+	return out
+}
+
+// capString is s, cut to at most n bytes (on a rune boundary) and marked.
+func capString(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // named sets the operation name of the requests h serves.

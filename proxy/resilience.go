@@ -83,9 +83,17 @@ type breaker struct {
 }
 
 func newBreaker(failures int, openFor time.Duration, log zerolog.Logger) *breaker {
+	return newNamedBreaker("upstream", "v2", failures, openFor, log)
+}
+
+// newNamedBreaker is a breaker named name (in its log lines) in front of
+// what: "upstream" before v2, "vendor_graphql" before the vendor's GraphQL
+// (P12: its failures never open v2's breaker, nor turn /readyz 503).
+func newNamedBreaker(name, what string, failures int, openFor time.Duration, log zerolog.Logger) *breaker {
 	b := &breaker{openFor: openFor}
+	log = log.With().Str("breaker", name).Logger()
 	b.cb = gobreaker.NewTwoStepCircuitBreaker[struct{}](gobreaker.Settings{
-		Name:        "upstream",
+		Name:        name,
 		MaxRequests: 1, // one probe while half-open
 		Timeout:     openFor,
 		ReadyToTrip: func(c gobreaker.Counts) bool { return c.ConsecutiveFailures >= uint32(failures) },
@@ -104,10 +112,10 @@ func newBreaker(failures int, openFor time.Duration, log zerolog.Logger) *breake
 		OnStateChange: func(_ string, from, to gobreaker.State) {
 			if to == gobreaker.StateOpen {
 				b.openedAt.Store(time.Now().UnixNano())
-				log.Warn().Str("from", from.String()).Dur("open_for", openFor).Msg("upstream circuit breaker opened: answering 503 without calling v2")
+				log.Warn().Str("from", from.String()).Dur("open_for", openFor).Msg(name + " circuit breaker opened: answering 503 without calling " + what)
 				return
 			}
-			log.Info().Str("from", from.String()).Str("to", to.String()).Msg("upstream circuit breaker state changed")
+			log.Info().Str("from", from.String()).Str("to", to.String()).Msg(name + " circuit breaker state changed")
 		},
 	})
 	return b

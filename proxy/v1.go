@@ -39,6 +39,11 @@ type upstreamCaller struct {
 	// by releaseBudget when the request ends.
 	budget *bufferBudget
 	held   atomic.Int64
+
+	// admit, when set (the GraphQL door: v2calls.go), is asked before
+	// each call that goes to v2 (not one the catalog cache answers): nil
+	// to make it, or the answer that stands for it (a 429).
+	admit func(ctx context.Context) *translate.V2Answer
 }
 
 // callObserver, when set (by tests), sees every v2 call a plan makes.
@@ -51,6 +56,11 @@ func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*tran
 	if a, ok := c.cache.get(call); ok {
 		infoFrom(ctx).addCall(call.Method, call.Path, "cached", 0, 0)
 		return a, nil
+	}
+	if c.admit != nil {
+		if a := c.admit(ctx); a != nil {
+			return a, nil
+		}
 	}
 	uc := Call{Method: call.Method, Path: call.Path, Query: call.Query, Body: call.Body}
 	if c.budget != nil && call.Method == http.MethodGet {
@@ -88,6 +98,11 @@ func (c *upstreamCaller) Call(ctx context.Context, call translate.V2Call) (*tran
 func (c *upstreamCaller) CallStream(ctx context.Context, call translate.V2Call) (*translate.V2Answer, io.ReadCloser, error) {
 	if callObserver != nil {
 		callObserver(c.op, call)
+	}
+	if c.admit != nil {
+		if a := c.admit(ctx); a != nil {
+			return a, nil, nil
+		}
 	}
 	uc := Call{Method: call.Method, Path: call.Path, Query: call.Query, Body: call.Body}
 	if c.budget != nil && call.Method == http.MethodGet {
