@@ -212,7 +212,7 @@ const (
 	DefaultGraphQLMaxDepth           = 15
 	DefaultGraphQLMaxAliases         = 30
 	DefaultGraphQLMaxRootFields      = 20
-	DefaultGraphQLMaxFields          = 500
+	DefaultGraphQLMaxFields          = 2000
 	DefaultGraphQLMaxFragmentSpreads = 100
 	DefaultFactsTTL                  = 365 * 24 * time.Hour
 	DefaultUsageHistoryDays          = 90
@@ -352,15 +352,15 @@ var settings = []setting{
 		help: "API key the translating GraphQL door uses for public catalog queries (gpuTypes, dataCenters) sent without a key, as the vendor answered them; empty: they are refused, naming this setting",
 		set:  func(c *Config, v string) error { c.GraphQLPublicKey = strings.TrimSpace(v); return nil }},
 	intSetting("graphql_max_tokens", DefaultGraphQLMaxTokens, func(c *Config) *int { return &c.GraphQLMaxTokens },
-		"most lexical tokens of one GraphQL document the translating door parses (the known clients send at most 106); past it the parser stops, answering MAX_TOKENS_LIMIT; 0: no limit"),
+		"most lexical tokens of one GraphQL document the translating door parses (the known clients send at most 449); past it the parser stops, answering MAX_TOKENS_LIMIT; 0: no limit"),
 	intSetting("graphql_max_depth", DefaultGraphQLMaxDepth, func(c *Config) *int { return &c.GraphQLMaxDepth },
 		"deepest nesting of selections in one GraphQL document, fragments expanded (clients: at most 5); deeper is MAX_DEPTH_LIMIT; 0: no limit"),
 	intSetting("graphql_max_aliases", DefaultGraphQLMaxAliases, func(c *Config) *int { return &c.GraphQLMaxAliases },
-		"most aliased fields in one GraphQL operation, fragments expanded (clients: at most 1); more is MAX_ALIASES_LIMIT; 0: no limit"),
+		"most aliased fields in one GraphQL operation, fragments expanded (clients: at most 2); more is MAX_ALIASES_LIMIT; 0: no limit"),
 	intSetting("graphql_max_root_fields", DefaultGraphQLMaxRootFields, func(c *Config) *int { return &c.GraphQLMaxRootFields },
-		"most root fields in one GraphQL operation, each of which may call v2 (clients: 1); more is MAX_ROOT_FIELDS_LIMIT; 0: no limit"),
+		"most root fields in one GraphQL operation, each of which may call v2 (clients: at most 3); more is MAX_ROOT_FIELDS_LIMIT; 0: no limit"),
 	intSetting("graphql_max_fields", DefaultGraphQLMaxFields, func(c *Config) *int { return &c.GraphQLMaxFields },
-		"most fields one GraphQL document selects, in its operations (fragments expanded each time they are spread) and its fragments (clients: at most 36); more is MAX_HEIGHT_LIMIT; validation's cost grows with its square; 0: no limit"),
+		"most fields one GraphQL document selects, in its operations (fragments expanded each time they are spread) and its fragments (clients: at most 379); more is MAX_HEIGHT_LIMIT; 0: no limit"),
 	intSetting("graphql_max_fragment_spreads", DefaultGraphQLMaxFragmentSpreads, func(c *Config) *int { return &c.GraphQLMaxFragmentSpreads },
 		"most fragment spreads in one GraphQL document, counted as graphql_max_fields counts fields (clients: none); more is MAX_FRAGMENT_SPREADS_LIMIT; 0: no limit"),
 	{key: "key_hash_secret", env: "V1GW_KEY_HASH_SECRET", arg: "SECRET", def: "random per process",

@@ -20,9 +20,10 @@ import (
 // are measured once each, however often they are spread), and refused when
 // it selects too many fields, aliases or root fields or goes too deep.
 // Only then does gqlparser validate it: its OverlappingFieldsCanBeMerged
-// rule compares the fields of a selection set pairwise (quadratic; no
-// gqlparser release up to v2.5.64 changes that), so the field limit is
-// what bounds it. Validation stops at maxValidationErrors errors and at
+// rule compares the fields of one response key in a selection set
+// pairwise, and spread fragments pairwise (quadratic; no gqlparser release
+// up to v2.5.64 changes that), so maxSameKey and the spread limit are what
+// bound it. Validation stops at maxValidationErrors errors and at
 // the request's deadline.
 
 // Limits bound one document. A zero field means no limit.
@@ -51,18 +52,17 @@ type Limits struct {
 }
 
 // The default limits: well above the largest documents of the clients the
-// gateway knows (runpod-python, runpodctl, runpod-mcp:
+// gateway knows (the 173 documents of twelve clients in testdata/clients:
 // TestClientDocumentsAreWellInsideTheDefaultLimits measures them: at most
-// 106 tokens, depth 5, 1 alias, 1 root field, 36 fields, no fragment
-// spread), and low
-// enough that the worst document within them is validated in milliseconds
-// (TestHostileDocumentsAreBounded).
+// 449 tokens, depth 5, 2 aliases, 3 root fields, 379 fields, no fragment
+// spread), and low enough that the worst document within them is
+// validated in milliseconds (BenchmarkWorstDocumentsWithinTheLimits).
 const (
 	DefaultMaxTokens     = 15000
 	DefaultMaxDepth      = 15
 	DefaultMaxAliases    = 30
 	DefaultMaxRootFields = 20
-	DefaultMaxFields     = 500
+	DefaultMaxFields     = 2000
 	DefaultMaxSpreads    = 100
 )
 
@@ -72,6 +72,13 @@ func DefaultLimits() Limits {
 		MaxRootFields: DefaultMaxRootFields, MaxFields: DefaultMaxFields, MaxSpreads: DefaultMaxSpreads}
 }
 
+// maxSameKey is the most fields one selection set may select under one
+// response key, its inline fragments' included: gqlparser compares them
+// pairwise, so 2,000 "id" in one set took 270 ms to validate, where 20
+// take microseconds. No client repeats a field more than a few times (as
+// fragments on several types may); a repeat adds nothing to the answer.
+const maxSameKey = 20
+
 // maxValidationErrors is where validation stops (graphql-js stops at 100):
 // the errors of a hostile document would otherwise be the answer's bulk.
 const maxValidationErrors = 100
@@ -79,7 +86,7 @@ const maxValidationErrors = 100
 // maxCachedDocLen is the longest document the document cache keeps: the
 // clients' documents are at most a few kilobytes; a longer one is parsed
 // and validated again each time (it is bounded by the limits).
-const maxCachedDocLen = 16 << 10
+const maxCachedDocLen = 32 << 10
 
 // Error codes of the door's entrance (extensions.code), named as Apollo
 // Router names its limits' errors.
@@ -92,12 +99,14 @@ const (
 	codeMaxRootFields    = "MAX_ROOT_FIELDS_LIMIT"
 	codeMaxFields        = "MAX_HEIGHT_LIMIT"
 	codeMaxSpreads       = "MAX_FRAGMENT_SPREADS_LIMIT"
+	codeMaxSameKey       = "MAX_REPEATED_FIELDS_LIMIT"
 	codeTimeout          = "TIMEOUT"
 )
 
 // docCost is what a selection set costs, fragments expanded.
 type docCost struct {
 	fields, aliases, depth, roots, spreads int
+	sameKey                                int // most fields of one response key in one selection set
 }
 
 // saturating addition: an expanded count can grow exponentially
@@ -120,22 +129,44 @@ type measurer struct {
 	busy  map[string]bool
 }
 
+// selectionSet measures set: a field's, an operation's or a fragment's.
+// The fields of its inline fragments are counted with its own by response
+// key (as validation merges them), and the most fields of one key is
+// sameKey: what gqlparser compares pairwise.
 func (m *measurer) selectionSet(set ast.SelectionSet) docCost {
 	var c docCost
+	var keys map[string]int
+	m.walk(set, &c, &keys)
+	return c
+}
+
+// walk adds set's selections to c, counting its fields (and its inline
+// fragments' fields, walked into the same keys) by response key.
+func (m *measurer) walk(set ast.SelectionSet, c *docCost, keys *map[string]int) {
 	for _, sel := range set {
 		var sub docCost
 		switch s := sel.(type) {
 		case *ast.Field:
 			sub = m.selectionSet(s.SelectionSet)
 			sub.fields = addCapped(sub.fields, 1)
-			if s.Alias != "" && s.Alias != s.Name {
+			key := s.Alias
+			if key == "" {
+				key = s.Name
+			}
+			if key != s.Name {
 				sub.aliases = addCapped(sub.aliases, 1)
 			}
+			if *keys == nil {
+				*keys = make(map[string]int, len(set))
+			}
+			(*keys)[key]++
+			c.sameKey = max(c.sameKey, (*keys)[key])
 			sub.depth++
 			c.roots = addCapped(c.roots, 1)
 		case *ast.InlineFragment:
-			sub = m.selectionSet(s.SelectionSet)
-			c.roots = addCapped(c.roots, sub.roots)
+			// its selections are set's own, as validation merges them
+			m.walk(s.SelectionSet, c, keys)
+			continue
 		case *ast.FragmentSpread:
 			sub = m.fragment(s.Name)
 			sub.spreads = addCapped(sub.spreads, 1)
@@ -145,8 +176,8 @@ func (m *measurer) selectionSet(set ast.SelectionSet) docCost {
 		c.spreads = addCapped(c.spreads, sub.spreads)
 		c.aliases = addCapped(c.aliases, sub.aliases)
 		c.depth = max(c.depth, sub.depth)
+		c.sameKey = max(c.sameKey, sub.sameKey)
 	}
-	return c
 }
 
 func (m *measurer) fragment(name string) docCost {
@@ -199,6 +230,9 @@ func (l Limits) check(doc *ast.QueryDocument) *gqlerror.Error {
 		if e := over("the document's fragments select"); e != nil {
 			return e
 		}
+		if c.sameKey > maxSameKey {
+			return sameKeyError("fragment "+f.Name, c.sameKey)
+		}
 	}
 	for _, op := range doc.Operations {
 		c := m.selectionSet(op.SelectionSet)
@@ -211,6 +245,8 @@ func (l Limits) check(doc *ast.QueryDocument) *gqlerror.Error {
 			return e
 		}
 		switch {
+		case c.sameKey > maxSameKey:
+			return sameKeyError(name, c.sameKey)
 		case l.MaxRootFields > 0 && c.roots > l.MaxRootFields:
 			return limitError(codeMaxRootFields, "%s selects %d root fields, more than %d: send several requests (graphql_max_root_fields)", name, c.roots, l.MaxRootFields)
 		case l.MaxAliases > 0 && c.aliases > l.MaxAliases:
@@ -220,6 +256,10 @@ func (l Limits) check(doc *ast.QueryDocument) *gqlerror.Error {
 		}
 	}
 	return nil
+}
+
+func sameKeyError(what string, n int) *gqlerror.Error {
+	return limitError(codeMaxSameKey, "%s selects one field %d times in one selection set (inline fragments included), more than %d: ask for it once", what, n, maxSameKey)
 }
 
 // parseAndValidate is the door's entrance: parse (at most l.MaxTokens

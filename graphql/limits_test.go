@@ -126,9 +126,9 @@ func hostileDocuments(scale int) []hostile {
 		{name: "the same field 20,000 times", anon: true,
 			doc: "{ gpuTypes { " + repeat(n(20000), "id") + "} }", code: codeMaxTokens, maxBytes: 400},
 		{name: "30 operations of 450 fields each", anon: true,
-			doc: repeat(30, "query q%d { gpuTypes { "+repeat(450, "id")+"} }"), code: codeMaxFields, maxBytes: 400},
+			doc: repeat(30, "query q%d { gpuTypes { "+repeat(450, "x%d")+"} }"), code: codeMaxFields, maxBytes: 400},
 		{name: "1,000 operations spreading one fragment of 450 fields", anon: true,
-			doc: repeat(1000, "query q%d { gpuTypes { ...F } }") + " fragment F on GpuType { " + repeat(450, "id") + "}", code: codeMaxFields, maxBytes: 400},
+			doc: repeat(1000, "query q%d { gpuTypes { ...F } }") + " fragment F on GpuType { " + repeat(450, "x%d") + "}", code: codeMaxFields, maxBytes: 400},
 		{name: "1,000 fields under one alias with different arguments", anon: true,
 			doc: "{ " + repeat(n(1000), `a: gpuTypes(input:{id:"g%d"}) { id }`) + "}", code: codeMaxTokens, maxBytes: 400},
 		{name: "4,000 fragment spreads", anon: true,
@@ -157,6 +157,12 @@ func hostileDocuments(scale int) []hostile {
 			doc: "{ gpuTypes { ...F0 } } " + exponentialFragments(60), code: codeMaxFields, maxBytes: 400},
 		{name: "selections one deeper than graphql_max_depth",
 			doc: "{ myself " + strings.Repeat("{ pods ", l.MaxDepth) + "{ id }" + strings.Repeat(" }", l.MaxDepth+1), code: codeMaxDepth, maxBytes: 400},
+		{name: "one field repeated once more than the door allows in one selection set", anon: true,
+			doc: "{ gpuTypes { " + repeat(maxSameKey+1, "id") + "} }", code: codeMaxSameKey, maxBytes: 400},
+		{name: "one field repeated through inline fragments", anon: true,
+			doc: "{ gpuTypes { " + repeat(maxSameKey+1, "... on GpuType { id }") + "} }", code: codeMaxSameKey, maxBytes: 400},
+		{name: "one field repeated in a fragment", anon: true,
+			doc: "{ gpuTypes { ...F } } fragment F on GpuType { " + repeat(maxSameKey+1, "id") + "}", code: codeMaxSameKey, maxBytes: 400},
 		{name: "150 distinct validation errors under the limits", anon: true,
 			doc: "{ gpuTypes { " + repeat(150, "x%d") + "} }", code: codeValidationFailed, maxBytes: 40 << 10},
 	}
@@ -233,7 +239,7 @@ func TestValidationStopsAtTheRequestsDeadline(t *testing.T) {
 	// The deadline passes while the walk is under way: after the check
 	// before validation, at the first check in it.
 	ctx := &expiringContext{Context: context.Background(), left: 1}
-	resp := d.Execute(ctx, &Env{Caller: refusingCaller{t}, Anonymous: true}, Request{Query: "{ gpuTypes { " + repeat(400, "id") + "} }"})
+	resp := d.Execute(ctx, &Env{Caller: refusingCaller{t}, Anonymous: true}, Request{Query: "{ gpuTypes { " + repeat(400, "x%d") + "} }"})
 	if !strings.Contains(string(resp.Body), "validation stopped at the request's deadline") || !strings.Contains(string(resp.Body), codeTimeout) {
 		t.Errorf("answer %.300s", resp.Body)
 	}
@@ -312,12 +318,15 @@ func BenchmarkWorstDocumentsWithinTheLimits(b *testing.B) {
 		b.Fatal(err)
 	}
 	for _, c := range []struct{ name, doc string }{
-		{"same field", "{ gpuTypes { " + repeat(l.MaxFields-1, "id") + "} }"},
-		{"same alias, different arguments", "{ gpuTypes { " + repeat(l.MaxAliases, `a: lowestPrice(input:{gpuCount:%d}) { minimumBidPrice }`) + "} }"},
+		{"same field", "{ gpuTypes { " + repeat(maxSameKey, "id") + "} }"},
+		{"same fields in many sets", "{ myself { " + repeat(maxSameKey, "pods { "+repeat(maxSameKey, "id")+"}") + "} }"},
+		{"same fields in nested sets", "{ myself { " + repeat(maxSameKey-1, "pods { "+repeat(maxSameKey-1, "pods { id id id id }")+"}") + "} }"},
+		{"same fields in many sets of aliases", "{ myself { " + repeat(l.MaxAliases, "p%d: pods { "+repeat(l.MaxFields/l.MaxAliases-2, "x%d")+"}") + "} }"},
+		{"same alias, different arguments", "{ gpuTypes { " + repeat(maxSameKey, `a: lowestPrice(input:{gpuCount:%d}) { minimumBidPrice }`) + "} }"},
 		{"fragment spreads", "{ gpuTypes { " + repeat(l.MaxSpreads, "...F%d") + "} } " + repeat(l.MaxSpreads, "fragment F%d on GpuType { id }")},
-		{"fragment spreads of many fields", "{ gpuTypes { " + repeat(l.MaxFields/8, "...F%d") + "} } " + repeat(l.MaxFields/8, "fragment F%d on GpuType { id id id id }")},
-		{"inline fragments", "{ gpuTypes { " + repeat(l.MaxFields-1, "... on GpuType { id }") + "} }"},
-		{"nested same fields", "{ myself { " + repeat(l.MaxFields/4, "pods { id }") + "} }"},
+		{"fragment spreads of many fields", "{ gpuTypes { " + repeat(l.MaxSpreads/2, "...F%d") + "} } " + repeat(l.MaxSpreads/2, "fragment F%d on GpuType { id id id id }")},
+		{"inline fragments", "{ gpuTypes { " + repeat(maxSameKey, "... on GpuType { id }") + "} }"},
+		{"nested same fields", "{ myself { " + repeat(maxSameKey, "pods { id }") + "} }"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			if _, errs := l.parseAndValidate(context.Background(), d.schema, c.doc); len(errs) > 0 {
