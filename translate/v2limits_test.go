@@ -17,10 +17,10 @@ func TestEveryV2LimitRefusalIsCounted(t *testing.T) {
 		return step{method: "POST", path: "/v2/pods/p1/action", status: 409, body: problem(409, `action "`+a+`" is not valid for a pod in status EXITED`)}
 	}
 	tests := []struct {
-		name   string
-		op     string
-		params map[string]string
-		body   string
+		name    string
+		op      string
+		params  map[string]string
+		body    string
 		script  []step
 		options Options
 		field   string // the note's field ("" none); "-" no note: a client mistake
