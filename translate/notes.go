@@ -68,7 +68,7 @@ var NoteCodes = map[string]string{
 	// The GraphQL door (P11).
 	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
 	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
-	CodeGraphQLCloudNarrowed:    "a GraphQL request named no one cloud (a pod deploy's cloudType ALL, lowestPrice without secureCloud); v2 places and prices in one cloud, SECURE was asked",
+	CodeGraphQLCloudNarrowed:    "no longer given (since 2026-12-04 a pod deploy's cloudType ALL tries either cloud, and lowestPrice without secureCloud is the lowest over both): a GraphQL request named no one cloud and SECURE was asked",
 	CodeGraphQLDefaultTemplate:  "runpod-python's default CPU template (runpod-ubuntu), which v2 does not have, was not sent",
 	CodeGraphQLInputIgnored:     "GraphQL lowestPrice inputs v2 has no filter for (minMemoryInGb, minVcpuCount, totalDisk) were not applied: the answer is the GPU type's price and stock",
 }

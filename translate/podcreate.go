@@ -477,7 +477,9 @@ func (cr *podCreator) rankCandidates() *Result {
 			if cr.dcs != nil {
 				where = " within " + strings.Join(cr.dcs, ", ")
 			}
-			return refuseV2(fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
+			// A country is its data centers: none offering the types now
+			// is v1's stock-out, as for a data center asked for.
+			return StockOut(fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s) now",
 				strings.Join(in.countryCodes, ", "), where, strings.Join(cr.cands, ", ")))
 		}
 		cr.cands = kept
