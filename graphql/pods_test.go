@@ -177,7 +177,7 @@ func TestLaunchPathsWithSoftConstraintsCreateThePod(t *testing.T) {
 	}{
 		// The vendor's GraphQL documentation (podFindAndDeployOnDemand's example).
 		{name: "the vendor's documented create", input: `cloudType: ALL, gpuCount: 1, volumeInGb: 40, containerDiskInGb: 40, minVcpuCount: 2, minMemoryInGb: 15, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "RunPod Tensorflow", imageName: "runpod/tensorflow", dockerArgs: "", ports: "8888/http", volumeMountPath: "/workspace", env: [{key: "JUPYTER_PASSWORD", value: "x"}]`,
-			warn: []string{"minRAMPerGPU was accepted but not guaranteed", "15 GB of RAM per GPU was not checked"}, create: `"cloud":"SECURE"`},
+			warn: []string{"minRAMPerGPU was accepted but not guaranteed", "15 GB of RAM per GPU cannot be checked"}, create: `"cloud":"SECURE"`},
 		{name: "runpod-python's default supportPublicIp: true on ALL", input: `cloudType: ALL, supportPublicIp: true, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img"`,
 			noWarn: true, create: `"cloud":"SECURE"`},
 		{name: "supportPublicIp on COMMUNITY", input: `cloudType: COMMUNITY, supportPublicIp: true, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img"`,
@@ -220,7 +220,7 @@ func TestDeployCpuPodWithACountryCreatesThePod(t *testing.T) {
 	if path(a.Data, "deployCpuPod.id") == nil {
 		t.Fatalf("no pod: %s", a.raw)
 	}
-	warned("countryCodes was accepted but not guaranteed", "FR was not checked")(t, w, a)
+	warned("countryCodes was accepted but not guaranteed", "FR cannot be checked")(t, w, a)
 }
 
 // A data center asked for is honoured or the create fails as v1's

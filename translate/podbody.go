@@ -679,10 +679,10 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 			in.candidates, in.customPriority = nil, false
 		}
 		if minRAMSent && minRAM != v1DefaultMinRAMPer && minRAM != 0 {
-			in.untrans = append(in.untrans, untranslatable{field: "minRAMPerGPU", why: fmt.Sprintf("v2 has no per-GPU RAM constraint, and its catalog gives only the GPU's own memory, so %d GB of RAM per GPU was not checked; the pod could land on a host with less RAM", minRAM)})
+			in.untrans = append(in.untrans, untranslatable{field: "minRAMPerGPU", why: fmt.Sprintf("v2 has no per-GPU RAM constraint, and its catalog gives only the GPU's own memory, so %d GB of RAM per GPU cannot be checked: the pod could land on a host with less RAM", minRAM)})
 		}
 		if minVCPUSent && minVCPU != v1DefaultMinVCPUPer && minVCPU != 0 {
-			in.untrans = append(in.untrans, untranslatable{field: "minVCPUPerGPU", why: fmt.Sprintf("v2 has no per-GPU vCPU constraint, and its catalog gives no vCPU count for a GPU type, so %d vCPUs per GPU was not checked; the pod could land on a host with fewer vCPUs", minVCPU)})
+			in.untrans = append(in.untrans, untranslatable{field: "minVCPUPerGPU", why: fmt.Sprintf("v2 has no per-GPU vCPU constraint, and its catalog gives no vCPU count for a GPU type, so %d vCPUs per GPU cannot be checked: the pod could land on a host with fewer vCPUs", minVCPU)})
 		}
 	}
 	if len(in.candidates) > maxCandidatesPerPod {
@@ -719,7 +719,7 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 		}
 		switch {
 		case in.cpu && len(in.countryCodes) > 0:
-			in.untrans = append(in.untrans, untranslatable{field: "countryCodes", why: "v2 cannot place a CPU pod by country (the CPU catalog has no country filter and data centers carry no country), so " + strings.Join(in.countryCodes, ", ") + " was not checked; the pod could land in another country"})
+			in.untrans = append(in.untrans, untranslatable{field: "countryCodes", why: "v2 cannot place a CPU pod by country (the CPU catalog has no country filter and data centers carry no country), so " + strings.Join(in.countryCodes, ", ") + " cannot be checked: the pod could land in another country"})
 			in.countryCodes = nil
 		case len(in.countryCodes) > 0:
 			// Checked: the GPU catalog resolves them to data centers.
@@ -785,7 +785,7 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 	}
 	for _, f := range []string{"minDiskBandwidthMBps", "minDownloadMbps", "minUploadMbps"} {
 		if v, ok := b.number(f); ok && v != 0 {
-			in.untrans = append(in.untrans, untranslatable{field: f, why: "v2 has no host bandwidth constraint, and its catalog no bandwidth figure, so " + strconv.FormatFloat(v, 'g', -1, 64) + " was not checked; the pod could land on a slower host"})
+			in.untrans = append(in.untrans, untranslatable{field: f, why: "v2 has no host bandwidth constraint, and its catalog no bandwidth figure, so " + strconv.FormatFloat(v, 'g', -1, 64) + " cannot be checked: the pod could land on a slower host"})
 		}
 	}
 	if sp, ok := b.boolean("supportPublicIp"); ok && sp {
