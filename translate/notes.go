@@ -47,7 +47,7 @@ var NoteCodes = map[string]string{
 	CodeRegistryUnset:            "deleting a registry credential removed it from templates that used it",
 	CodeGPUTypeChosen:            "a GPU pod or endpoint was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
 	CodeCPUFlavorChosen:          "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
-	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences)",
+	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences) and the gateway could not delete it: the pod is answered (a pod it could delete is a stock-out)",
 	CodePodAlreadyStarting:       "a restart, start or reset of a pod still starting was answered with the pod; no action was sent",
 	CodePodAlreadyRunning:        "a start of a running pod was answered with the pod; no action was sent",
 	CodePublicKeyKept:            "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",

@@ -483,6 +483,8 @@ func (cr *podCreator) rankCandidates() *Result {
 				strings.Join(in.countryCodes, ", "), where, strings.Join(cr.cands, ", ")))
 		}
 		cr.cands = kept
+	} else if cr.dcs != nil && !in.chosen {
+		return cr.keepOfferedIn(gpus, cpus)
 	}
 	return nil
 }

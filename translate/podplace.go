@@ -152,6 +152,39 @@ func (cr *podCreator) applyCatalogClouds(gpus *v2GPUCatalog, cpus *v2CPUCatalog)
 	return nil
 }
 
+// keepOfferedIn leaves out, when the catalog was read anyway, the
+// candidates it shows in none of the data centers the pod must go to
+// (dataCenterIds, the network volume's): v2 would place them elsewhere,
+// and the gateway would delete them (undoMisplaced). A type the catalog
+// lists without data centers, or not at all, is kept: v2 decides. None
+// left is v1's stock-out.
+func (cr *podCreator) keepOfferedIn(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Result {
+	kept := make([]string, 0, len(cr.cands))
+	for _, id := range cr.cands {
+		ok := true
+		if gpus != nil {
+			if i := indexOfType(len(gpus.GPUs), func(i int) string { return gpus.GPUs[i].ID }, id); i >= 0 {
+				t := &gpus.GPUs[i]
+				ok = cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID })
+			}
+		} else if cpus != nil {
+			if i := indexOfType(len(cpus.CPUs), func(i int) string { return cpus.CPUs[i].ID }, id); i >= 0 {
+				t := &cpus.CPUs[i]
+				ok = cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID })
+			}
+		}
+		if ok {
+			kept = append(kept, id)
+		}
+	}
+	if len(kept) == 0 {
+		return StockOut(fmt.Sprintf("dataCenterIds: the v2 catalog shows none of %s (%s) available in %s",
+			candidateField(cr.in.cpu), strings.Join(cr.cands, ", "), strings.Join(cr.dcs, ", ")))
+	}
+	cr.cands = kept
+	return nil
+}
+
 // indexOfType is the index of id among n catalog entries (id(i) each), or -1.
 func indexOfType(n int, id func(int) string, want string) int {
 	for i := 0; i < n; i++ {

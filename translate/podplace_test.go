@@ -240,6 +240,23 @@ func TestARequestedDataCenterIsHonouredOrAStockOut(t *testing.T) {
 		wantStatus(t, res, 500)
 		wantMessage(t, res, "There are no longer any instances available", "cpu3c in EU-RO-1: v2 placed it in US-TX-3", "deleted it")
 	})
+	t.Run("with the catalog read anyway, a type not offered there is not tried", func(t *testing.T) {
+		// L4 is offered in EU-FR-1 only, A40 in EU-RO-1 and EU-FR-1.
+		body := `{"imageName":"img","gpuTypeIds":["NVIDIA L4","NVIDIA A40"],"dataCenterIds":["EU-RO-1"]}`
+		catalog := step{method: "GET", path: "/v2/catalog/gpus", query: "cloud=SECURE&count=1&include=AVAILABILITY&product=POD", status: 200, body: gpuCatalog}
+		res, f := run(t, "CreatePod", runOpts{body: body}, catalog, createStep(newPod("p1", set("dataCenterId", "EU-RO-1"))))
+		wantStatus(t, res, 201)
+		if b := f.bodies("POST", "/v2/pods"); len(b) != 1 || !strings.Contains(b[0], `"NVIDIA A40"`) {
+			t.Errorf("creates %q, want one of NVIDIA A40", b)
+		}
+		res, f = run(t, "CreatePod", runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA L4","NVIDIA A40"],"dataCenterIds":["US-TX-3"]}`},
+			catalog)
+		wantStatus(t, res, 500)
+		wantMessage(t, res, "There are no longer any instances available", "dataCenterIds: the v2 catalog shows none of gpuTypeIds")
+		if f.count("POST", "/v2/pods") != 0 {
+			t.Error("created a type the catalog shows outside the data centers asked for")
+		}
+	})
 	t.Run("the delete fails: the pod is answered, with the warning (P4)", func(t *testing.T) {
 		res, _ := run(t, "CreatePod", runOpts{body: cpu}, misplaced, step{method: "DELETE", path: "/v2/pods/p1", status: 500, body: problem(500, "boom")})
 		wantStatus(t, res, 201)
