@@ -394,6 +394,9 @@ func (cr *podCreator) rankCandidates() *Result {
 		}
 	} else {
 		if gpus, failure = readCatalog[v2GPUCatalog](a, err, "a GPU catalog"); gpus != nil {
+			if in.chosen && in.anyCloud {
+				gpus = cr.withCommunity(gpus, q)
+			}
 			rank = make(map[string]int, len(gpus.GPUs))
 			for _, t := range gpus.GPUs {
 				rank[t.ID] = availabilityRank(t.Availability)

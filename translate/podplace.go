@@ -3,6 +3,8 @@ package translate
 import (
 	"fmt"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/v1gateway/v1gateway/podjson"
@@ -183,6 +185,43 @@ func (cr *podCreator) keepOfferedIn(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Res
 	}
 	cr.cands = kept
 	return nil
+}
+
+// withCommunity is gpus, the secure cloud's catalog, merged with the
+// community cloud's (read with the same query q but the cloud), for a pod
+// of cloudType ALL whose GPU type the gateway chooses: each type with the
+// better availability of the two and its data centers in either, a type
+// listed only there added. Without the community catalog it is gpus. The
+// catalogs are shared read-only (decodeShared): the merge is a new one.
+func (cr *podCreator) withCommunity(gpus *v2GPUCatalog, q url.Values) *v2GPUCatalog {
+	cq := url.Values{}
+	for k, v := range q {
+		cq[k] = v
+	}
+	cq.Set("cloud", "COMMUNITY")
+	a, err := podCall(cr.ctx, cr.c, http.MethodGet, "/v2/catalog/gpus", cq, nil)
+	com, failure := readCatalog[v2GPUCatalog](a, err, "a GPU catalog")
+	if failure != "" {
+		return gpus
+	}
+	out := &v2GPUCatalog{GPUs: slices.Clone(gpus.GPUs)}
+	for _, ct := range com.GPUs {
+		i := indexOfType(len(out.GPUs), func(i int) string { return out.GPUs[i].ID }, ct.ID)
+		if i < 0 {
+			out.GPUs = append(out.GPUs, ct)
+			continue
+		}
+		t := &out.GPUs[i]
+		if availabilityRank(ct.Availability) < availabilityRank(t.Availability) {
+			t.Availability = ct.Availability
+		}
+		for _, dc := range ct.DataCenters {
+			if indexOfType(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID }, dc.ID) < 0 {
+				t.DataCenters = append(slices.Clip(t.DataCenters), dc)
+			}
+		}
+	}
+	return out
 }
 
 // indexOfType is the index of id among n catalog entries (id(i) each), or -1.

@@ -208,6 +208,24 @@ func TestCloudTypeAllMeansEitherCloud(t *testing.T) {
 			t.Error("COMMUNITY tried although only SECURE promises a public IP")
 		}
 	})
+	t.Run("without gpuTypeIds: the community cloud's catalog too, a type only there chosen", func(t *testing.T) {
+		secure := step{method: "GET", path: "/v2/catalog/gpus", query: "cloud=SECURE&count=1&include=AVAILABILITY&product=POD", status: 200,
+			body: `{"gpus":[{"id":"NVIDIA GeForce RTX 3090","name":"RTX 3090","pool":"AMPERE_24","manufacturer":"NVIDIA","memory":24,"secure":false,"community":true,
+				"price":{"secure":0.43,"community":0.22},"maxCount":{"secure":0,"community":8},"availability":"NONE"}]}`}
+		community := step{method: "GET", path: "/v2/catalog/gpus", query: "cloud=COMMUNITY&count=1&include=AVAILABILITY&product=POD", status: 200,
+			body: `{"gpus":[{"id":"NVIDIA GeForce RTX 3090","name":"RTX 3090","pool":"AMPERE_24","manufacturer":"NVIDIA","memory":24,"secure":false,"community":true,
+				"price":{"secure":0.43,"community":0.22},"maxCount":{"secure":0,"community":8},"availability":"HIGH",
+				"dataCenters":[{"id":"CA-MTL-1","name":"Montreal 1","availability":"HIGH"}]}]}`}
+		res, f := run(t, "CreatePod", runOpts{body: `{"imageName":"img","cloudType":"ALL"}`}, secure, community,
+			createStep(newPod("p1", set("cloud", "COMMUNITY"), set("gpu", `{"id":"NVIDIA GeForce RTX 3090","count":1}`))))
+		wantStatus(t, res, 201)
+		if b := f.bodies("POST", "/v2/pods"); len(b) != 1 || !strings.Contains(b[0], `"NVIDIA GeForce RTX 3090"`) || cloudOf(b[0]) != "COMMUNITY" {
+			t.Errorf("creates %q, want the RTX 3090 on COMMUNITY", b)
+		}
+		if w := strings.Join(res.Warnings, " | "); !strings.Contains(w, "the gateway chose NVIDIA GeForce RTX 3090 (availability HIGH, list price $0.22/h per GPU on the cheaper cloud)") {
+			t.Errorf("warnings %q", w)
+		}
+	})
 	t.Run("a CPU pod: SECURE only (v2 CPU pods)", func(t *testing.T) {
 		res, f := run(t, "CreatePod", runOpts{body: `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu3c"],"cloudType":"ALL"}`}, createStep(newPod("p1")))
 		wantStatus(t, res, 201)
