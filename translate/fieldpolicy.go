@@ -90,18 +90,20 @@ func PolicyFieldNames() []string {
 	return out
 }
 
-// A field's decision (decide).
+// decision is what becomes of a field v2 cannot take as such (decide).
+type decision int
+
 const (
-	decideRefuse = iota
-	decideDrop
-	decideWarn // accepted with a warning (a soft constraint v2 cannot check)
-	decideCheck
+	decideRefuse decision = iota // a 400 naming it
+	decideDrop                   // not applied, said in X-Compat-Dropped
+	decideWarn                   // accepted with a warning (a soft constraint v2 cannot check)
+	decideCheck                  // checked against the catalog by the plan
 )
 
 // decide says what becomes of a policy field sent with a value v2 cannot
 // take as such: its field_policy, else its kind (a soft constraint is
 // accepted with a warning, and checked when checkable), else compat_mode.
-func (o *Options) decide(field string, checkable bool) int {
+func (o *Options) decide(field string, checkable bool) decision {
 	switch o.FieldPolicy[field] {
 	case FieldPolicyDrop:
 		return decideDrop
