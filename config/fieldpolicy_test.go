@@ -8,7 +8,7 @@ import (
 
 // field_policy (issue 29 item 3): per field, refuse or drop, overriding
 // compat_mode; a flag, a variable, or a YAML mapping (or the same text),
-// checked at start-up against the fields the gateway refuses.
+// checked at start-up against the fields v2 cannot take as such.
 func TestFieldPolicyFromEverySource(t *testing.T) {
 	want := map[string]string{"minRAMPerGPU": "drop", "minVCPUPerGPU": "drop", "dockerEntrypoint": "refuse"}
 	text := " minRAMPerGPU=drop, minVCPUPerGPU = DROP ,dockerEntrypoint=refuse,"
@@ -51,9 +51,9 @@ func TestFieldPolicyErrorsNameTheSettingAndItsSource(t *testing.T) {
 		want string
 	}{
 		{name: "unknown field, flag", args: []string{"-field-policy", "minRamPerGpu=drop"},
-			want: `config: -field-policy: "minRamPerGpu" is not a field the gateway refuses (did you mean minRAMPerGPU?); field_policy names one of countryCodes, dataCenterId, dockerEntrypoint,`},
+			want: `config: -field-policy: "minRamPerGpu" is not a field v2 cannot take as such (did you mean minRAMPerGPU?); field_policy names one of countryCodes, dataCenterId, deployCost, dockerEntrypoint,`},
 		{name: "a field v2 can express", env: env{"V1GW_FIELD_POLICY": "env=drop"},
-			want: `config: V1GW_FIELD_POLICY: "env" is not a field the gateway refuses;`},
+			want: `config: V1GW_FIELD_POLICY: "env" is not a field v2 cannot take as such;`},
 		{name: "unknown value", env: env{"V1GW_FIELD_POLICY": "minRAMPerGPU=allow"},
 			want: `config: V1GW_FIELD_POLICY: minRAMPerGPU: "allow" must be one of refuse, drop`},
 		{name: "not FIELD=POLICY", args: []string{"-field-policy", "minRAMPerGPU"},
@@ -61,7 +61,7 @@ func TestFieldPolicyErrorsNameTheSettingAndItsSource(t *testing.T) {
 		{name: "a field twice", args: []string{"-field-policy", "minRAMPerGPU=drop,minRAMPerGPU=refuse"},
 			want: `config: -field-policy: minRAMPerGPU is given twice`},
 		{name: "file: unknown field", file: "field_policy:\n  dockerArgs: drop\n",
-			want: `: field_policy: "dockerArgs" is not a field the gateway refuses`},
+			want: `: field_policy: "dockerArgs" is not a field v2 cannot take as such`},
 		{name: "file: a list", file: "field_policy:\n  - minRAMPerGPU\n",
 			want: `field_policy: must be a mapping {<field>: refuse | drop}, not a list`},
 	} {

@@ -40,9 +40,10 @@ type Config struct {
 	// GPU type, cheapest first among the most available (P3, docs/design.md)
 	// (-default-gpu-types, V1GW_DEFAULT_GPU_TYPES, default_gpu_types; comma-separated).
 	DefaultGPUTypes []string
-	// FieldPolicy overrides CompatMode for single v1 fields the gateway
-	// refuses (translate.PolicyFields): field → "refuse" or "drop"; nil:
-	// CompatMode decides for every field (P1, docs/design.md)
+	// FieldPolicy decides single v1 fields v2 cannot take as such
+	// (translate.PolicyFields), overriding CompatMode or a soft
+	// constraint's warning: field → "refuse" or "drop"; nil: each field's
+	// kind decides (P1, docs/design.md)
 	// (-field-policy, V1GW_FIELD_POLICY, field_policy; FIELD=POLICY,…, or a
 	// YAML mapping).
 	FieldPolicy map[string]string
@@ -323,7 +324,7 @@ var settings = []setting{
 			return err
 		}},
 	{key: "compat_mode", flag: "compat-mode", env: "V1GW_COMPAT_MODE", arg: "MODE", def: "strict",
-		help: "v1 fields without a v2 home: strict rejects them with 400, lenient drops them (X-Compat-Dropped)",
+		help: "v1 fields without a v2 home that change what runs or who pays: strict rejects them with 400, lenient drops them (X-Compat-Dropped); soft constraints (placement minimums, countries, a price cap) are checked or accepted with a warning under both",
 		set:  func(c *Config, v string) error { c.CompatMode = enumValue(v); return nil }},
 	{key: "reset_mode", flag: "reset-mode", env: "V1GW_RESET_MODE", arg: "MODE", def: "reject",
 		help: "POST /pods/{id}/reset: reject answers 400, restart emulates it (X-Compat-Emulated: reset)",
@@ -332,7 +333,7 @@ var settings = []setting{
 		help: "comma-separated v1 GPU type ids the gateway may choose, in order of preference, for a GPU pod or endpoint created without gpuTypeIds (empty: any v1 GPU type, the most available, then the cheapest); GPU types differ in price by more than ten times",
 		set:  func(c *Config, v string) error { c.DefaultGPUTypes = splitList(v); return nil }},
 	{key: "field_policy", flag: "field-policy", env: "V1GW_FIELD_POLICY", arg: "FIELD=POLICY,...", def: "",
-		help: "per-field override of compat_mode for a v1 field the gateway refuses (v2 cannot express it): FIELD=refuse or FIELD=drop, comma-separated, e.g. minRAMPerGPU=drop,minVCPUPerGPU=drop drops the placement minimums while dockerEntrypoint and interruptible stay refused; in the file also a mapping {FIELD: refuse | drop}; the fields are listed in docs/operating.md",
+		help: "per-field override for a v1 field v2 cannot take as such (of compat_mode, or of a soft constraint's warning): FIELD=refuse or FIELD=drop, comma-separated, e.g. minRAMPerGPU=refuse,minVCPUPerGPU=refuse refuses the placement minimums v2 cannot check, interruptible=drop makes spot pods on-demand; in the file also a mapping {FIELD: refuse | drop}; the fields are listed in docs/operating.md",
 		set: func(c *Config, v string) error {
 			m, err := parseFieldPolicy(v)
 			c.FieldPolicy = m

@@ -204,8 +204,8 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// checkFieldPolicy checks field_policy against the fields the gateway
-// refuses (translate.PolicyFields) and the two policies.
+// checkFieldPolicy checks field_policy against the fields v2 cannot take
+// as such (translate.PolicyFields) and the two policies.
 func (c *Config) checkFieldPolicy() error {
 	for _, field := range sortedKeys(c.FieldPolicy) {
 		if !translate.IsPolicyField(field) {
@@ -215,7 +215,7 @@ func (c *Config) checkFieldPolicy() error {
 					hint = " (did you mean " + known + "?)"
 				}
 			}
-			return c.errorf("field_policy", "%q is not a field the gateway refuses%s; field_policy names one of %s",
+			return c.errorf("field_policy", "%q is not a field v2 cannot take as such%s; field_policy names one of %s",
 				field, hint, strings.Join(translate.PolicyFieldNames(), ", "))
 		}
 		if p := c.FieldPolicy[field]; !contains(translate.FieldPolicyValues, p) {

@@ -153,9 +153,8 @@ var cudaVersion = regexp.MustCompile(`^\d+\.\d+$`)
 
 // lowestPriceOf reads lowestPrice's input (with the operation's
 // variables): gpuCount (default 1, as in v2 and the vendor's API),
-// secureCloud (true: SECURE; false: COMMUNITY; absent or null: not sent,
-// v2's default, SECURE — gpuLowestPrice asks COMMUNITY for a type offered
-// only there) and allowedCudaVersions (v2 cudaVersions, exact
+// secureCloud (true: SECURE; false: COMMUNITY; absent or null: the cloud
+// of the type's lowest price, gpuLowestPrice) and allowedCudaVersions (v2 cudaVersions, exact
 // major.minor). minMemoryInGb, minVcpuCount and totalDisk have no v2
 // filter: they are listed in ignored.
 func (ec *execCtx) lowestPriceOf(f *ast.Field) (lowestPriceInput, error) {
@@ -219,15 +218,12 @@ func gpuLowestPrice(g *gpuTypeObject, ec *execCtx, f *ast.Field) (any, error) {
 	if g.single {
 		in.q.ID = g.t.ID
 	}
-	if in.defaultCloud {
-		// No cloud named: the secure cloud (v2's default), or the
-		// community cloud for a type only offered there, so that a
-		// community-only type is not answered "no stock, no price" (the
-		// vendor's documentation shows one priced without secureCloud).
-		if !g.t.Secure && g.t.Community {
-			in.q.Cloud = "COMMUNITY"
-		}
-		ec.warnOnce(translate.CodeGraphQLCloudNarrowed, "lowestPrice without secureCloud was answered for one cloud per GPU type: the secure cloud (v2's default), the community cloud for types offered only there; send secureCloud: true or false to choose")
+	if in.defaultCloud && cheaperOnCommunity(g.t) {
+		// No cloud named: the lowest price over both clouds, as the
+		// vendor answered — the community cloud's when the type is offered
+		// there for less than on the secure cloud (or only there), else
+		// the secure cloud's (v2's default, not sent).
+		in.q.Cloud = "COMMUNITY"
 	}
 	if len(in.ignored) > 0 {
 		ec.warnOnce(translate.CodeGraphQLInputIgnored, "lowestPrice: "+strings.Join(in.ignored, ", ")+" not applied: v2 prices and stocks a GPU type by GPU count, cloud and CUDA version only, so the answer is the type's price and stock, not a machine with that much memory, vCPU or disk")
@@ -251,6 +247,16 @@ func gpuLowestPrice(g *gpuTypeObject, ec *execCtx, f *ast.Field) (any, error) {
 		cloud = "SECURE"
 	}
 	return &lowestPrice{t: t, cloud: cloud}, nil
+}
+
+// cheaperOnCommunity reports whether t's lowest list price is on the
+// community cloud: offered there, and not offered on the secure cloud or
+// priced lower there.
+func cheaperOnCommunity(t *translate.V2GPUType) bool {
+	if !t.Community || t.Price.Community == nil {
+		return false
+	}
+	return !t.Secure || t.Price.Secure == nil || *t.Price.Community < *t.Price.Secure
 }
 
 // lowestPrice is a LowestPrice: a GPU type as the catalog answered it

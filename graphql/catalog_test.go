@@ -94,8 +94,10 @@ func TestRunpodPythonGetGPUsListsTheCatalogInOneRead(t *testing.T) {
 }
 
 // get_gpu and create_pod's first step read one type by id, with every
-// GpuType field and lowestPrice(gpuCount: 1): one v2 call.
-func TestRunpodPythonGetGPUAnswersTheTypeWithItsPriceInOneRead(t *testing.T) {
+// GpuType field and lowestPrice(gpuCount: 1) without secureCloud: the
+// lowest price over both clouds (the RTX 4090's community price), so the
+// type's own read and the community cloud's.
+func TestRunpodPythonGetGPUAnswersTheTypeWithItsLowestPrice(t *testing.T) {
 	for _, doc := range []string{"runpod-python/get_gpu.graphql", "runpod-python/create_pod__1_get_gpu.graphql", "runpod-python/create_pod_all_options__1_get_gpu.graphql"} {
 		t.Run(doc, func(t *testing.T) {
 			w := newWorld(t)
@@ -111,7 +113,7 @@ func TestRunpodPythonGetGPUAnswersTheTypeWithItsPriceInOneRead(t *testing.T) {
 				"id": "NVIDIA GeForce RTX 4090", "displayName": "RTX 4090", "manufacturer": "NVIDIA",
 				"memoryInGb": 24.0, "maxGpuCount": 8.0, "secureCloud": true, "communityCloud": true,
 				"securePrice": 0.69, "communityPrice": 0.34,
-				"lowestPrice.uninterruptablePrice": 0.69, "lowestPrice.minimumBidPrice": nil,
+				"lowestPrice.uninterruptablePrice": 0.34, "lowestPrice.minimumBidPrice": nil,
 				"cudaCores": nil, "oneMonthPrice": nil, "threeMonthPrice": nil, "oneWeekPrice": nil,
 				"communitySpotPrice": nil, "secureSpotPrice": nil,
 			} {
@@ -122,7 +124,8 @@ func TestRunpodPythonGetGPUAnswersTheTypeWithItsPriceInOneRead(t *testing.T) {
 			if !strings.Contains(string(a.raw), `"maxGpuCount":8,`) || !strings.Contains(string(a.raw), `"memoryInGb":24,`) {
 				t.Errorf("counts are not written as integers: %s", a.raw)
 			}
-			want := []string{"GET /v2/catalog/gpus/NVIDIA%20GeForce%20RTX%204090?count=1&include=AVAILABILITY&product=POD"}
+			want := []string{"GET /v2/catalog/gpus/NVIDIA%20GeForce%20RTX%204090?count=1&include=AVAILABILITY&product=POD",
+				"GET /v2/catalog/gpus/NVIDIA%20GeForce%20RTX%204090?cloud=COMMUNITY&count=1&include=AVAILABILITY&product=POD"}
 			if got := w.catalogCalls(); !slices.Equal(got, want) {
 				t.Errorf("v2 calls %v, want %v", got, want)
 			}
@@ -391,8 +394,10 @@ func TestRunpodMCPListGPUTypesStockIsNullWithoutStock(t *testing.T) {
 	if got := w.catalogCalls(); !slices.Equal(got, want) {
 		t.Errorf("v2 calls %v, want %v", got, want)
 	}
-	if !slices.Contains(noteCodes(a), translate.CodeGraphQLCloudNarrowed) {
-		t.Errorf("no cloud note: %v", noteCodes(a))
+	// The lowest price over both clouds is what the vendor answered:
+	// nothing was narrowed.
+	if slices.Contains(noteCodes(a), translate.CodeGraphQLCloudNarrowed) {
+		t.Errorf("a cloud narrowing note: %v", noteCodes(a))
 	}
 }
 
@@ -493,7 +498,8 @@ func TestLowestPriceIsThePerGPUListPriceOfTheCloudAskedFor(t *testing.T) {
 	} }`, "")
 	g := path(a.Data, "gpuTypes.0")
 	for k, want := range map[string]any{
-		"secure.uninterruptablePrice": 0.69, "community.uninterruptablePrice": 0.34, "one.uninterruptablePrice": 0.69,
+		// Without secureCloud: the lowest over both clouds (issue 36 item 4).
+		"secure.uninterruptablePrice": 0.69, "community.uninterruptablePrice": 0.34, "one.uninterruptablePrice": 0.34,
 		"secure.stockStatus": "High", "secure.gpuName": "RTX 4090", "secure.gpuTypeId": "NVIDIA GeForce RTX 4090",
 	} {
 		if got := path(g, k); got != want {

@@ -101,14 +101,17 @@ func clientDocs() []clientDoc {
 		{name: py + "create_pod (GPU, all options), its get_user (the network volume's data center)", file: "runpod-python/create_pod_all_options__2_get_user.graphql",
 			reads: []string{"myself.networkVolumes.+.id", "myself.networkVolumes.+.dataCenterId"}},
 		{name: py + "create_pod (GPU, all options)", file: "runpod-python/create_pod_all_options__3_podFindAndDeployOnDemand.graphql",
-			subst: with(gpu, []string{"tpl-driver", "{pyTplAll}", "nv-capture", "{seedvol}", "EU-RO-1", "US-KS-2"}),
-			// P1 (compat_mode strict): v2 cannot honour a minimum bandwidth.
-			want: wantRefusal, field: "podFindAndDeployOnDemand", reason: "podFindAndDeployOnDemand's minDownload is v1's minDownloadMbps"},
+			// The simulator's RTX 4090 has no free 12.4 machine: 12.6 asks for one that has.
+			subst: with(gpu, []string{"tpl-driver", "{pyTplAll}", "nv-capture", "{seedvol}", "EU-RO-1", "US-KS-2", `"12.5"`, `"12.6"`}),
+			// P1: the bandwidth minimums are accepted with a warning each,
+			// countryCode US is US-KS-2 among the catalog's data centers.
+			reads: []string{"podFindAndDeployOnDemand.id"}, check: warned("minDownloadMbps was accepted but not guaranteed", "minUploadMbps was accepted but not guaranteed")},
 		{name: py + "create_pod (CPU, all options)", file: "runpod-python/create_pod_cpu_all_options.graphql",
-			subst: []string{"tpl-driver", "{pyTplAll}", "nv-driver", "{seedvol}", "EU-RO-1", "US-KS-2", `countryCode: "RO"`, `countryCode: "US"`},
-			// P1 (compat_mode strict): v2 places CPU pods by neither country
-			// nor bandwidth.
-			want: wantRefusal, field: "deployCpuPod", reason: "deployCpuPod's countryCode is v1's countryCodes"},
+			// The simulator's cpu3c is not offered in US-KS-2, the network volume's data center: cpu5c is.
+			subst: []string{"tpl-driver", "{pyTplAll}", "nv-driver", "{seedvol}", "EU-RO-1", "US-KS-2", `countryCode: "RO"`, `countryCode: "US"`, "cpu3c-2-4", "cpu5c-2-4"},
+			// P1: v2 places CPU pods by neither country nor bandwidth:
+			// accepted with a warning each.
+			reads: []string{"deployCpuPod.id"}, check: warned("countryCodes was accepted but not guaranteed", "minDownloadMbps was accepted", "minUploadMbps was accepted")},
 		{name: py + "create_endpoint (all options)", file: "runpod-python/create_endpoint_all_options.graphql",
 			subst: []string{"tpl-capture-1", "{pyTpl}", "nv-driver", "{seedvol}", `locations: "US,CZ"`, `locations: "US-KS-2"`},
 			reads: []string{"saveEndpoint.id"}},
@@ -172,11 +175,12 @@ func clientDocs() []clientDoc {
 			want: wantRefusal, field: "podBidResume", reason: "v2 has no spot bids"},
 		{name: ctl + "remove pod (legacy)", file: "runpodctl/legacy_remove_pod.graphql", subst: []string{"pod-capture-1", "{ctlPod}"},
 			check: present("podTerminate")},
-		// Its defaults (--volumeSize 1, --mem 20) ask what v2 cannot do:
-		// a 1 GB volume (v2's least is 10, and the gateway does not round
-		// sizes up) and 20 GB of RAM per GPU (P1, refused in strict mode).
+		// Its defaults (--volumeSize 1, --mem 20) ask what v2 cannot do as
+		// such: a 1 GB volume, rounded up to v2's least (10 GB) naming the
+		// cost, and 20 GB of RAM per GPU, accepted with a warning (P1).
 		{name: ctl + "create pod (legacy)", file: "runpodctl/legacy_create_pod.graphql", subst: gpu,
-			want: wantRefusal, field: "podFindAndDeployOnDemand", reason: "volumeInGb"},
+			reads: []string{"podFindAndDeployOnDemand.id", "podFindAndDeployOnDemand.costPerHr"},
+			check: warned("minRAMPerGPU was accepted but not guaranteed", "volumeInGb: 1 GB was rounded up to 10 GB")},
 		{name: ctl + "project deploy (template)", file: "runpodctl/project_create_template.graphql",
 			reads: []string{"saveTemplate.id"}, save: map[string]string{"ctlTpl": "saveTemplate.id"}},
 		{name: ctl + "serverless create --gpu-id (pools)", file: "runpodctl/serverless_create__1_serverlessGpuPools.graphql",
@@ -283,6 +287,27 @@ func present(root string) func(t *testing.T, w *world, a *answer) {
 	return func(t *testing.T, _ *world, a *answer) {
 		if _, ok := a.Data[root]; !ok {
 			t.Errorf("data has no %s: %s", root, a.raw)
+		}
+	}
+}
+
+// warned checks that extensions.warnings says each of says (a soft
+// constraint accepted, P1), and that each is a note the operator's /usage
+// counts.
+func warned(says ...string) func(t *testing.T, w *world, a *answer) {
+	return func(t *testing.T, _ *world, a *answer) {
+		got := warnings(a)
+		for _, s := range says {
+			if !strings.Contains(got, s) {
+				t.Errorf("warnings %s do not say %q", got, s)
+			}
+			counted := false
+			for _, n := range a.resp.Notes {
+				counted = counted || strings.Contains(n.Message, s)
+			}
+			if !counted {
+				t.Errorf("%q is not a note (/usage): %+v", s, a.resp.Notes)
+			}
 		}
 	}
 }

@@ -386,7 +386,9 @@ const (
 // podCreateBody is the v1 CreatePod body of a GraphQL pod deploy: one
 // table, GraphQL input field → v1 field. Inputs v2 cannot honour are
 // refused here, named as the client sent them; the rest go to the same
-// plan as v1's, which refuses or drops what P1 says.
+// plan as v1's, which checks, warns of, refuses or drops what P1 says
+// (soft constraints such as minMemoryInGb, countryCode and deployCost are
+// the plan's, never the door's).
 func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]any, error) {
 	b := map[string]any{}
 	copyStr := func(from, to string) {
@@ -423,10 +425,9 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 		b["countryCodes"] = []string{s}
 	}
 	switch c, _ := in.str("cloudType"); c {
-	case "SECURE", "COMMUNITY":
+	case "SECURE", "COMMUNITY", "ALL":
+		// ALL: either cloud, SECURE tried first (the plan's own reading).
 		b["cloudType"] = c
-	case "ALL":
-		ec.warn(translate.CodeGraphQLCloudNarrowed, root+": cloudType ALL: a v2 pod is placed in one cloud, SECURE was asked (send COMMUNITY for the community cloud)")
 	}
 	if on, ok := in.boolean("startSsh"); ok && !on {
 		ec.warn(translate.CodeUnknownFields, root+": startSsh false was not applied: the gateway's pods get SSH access, as v1's did")
@@ -435,7 +436,8 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 		ec.warn(translate.CodeUnknownFields, root+": startJupyter true was not applied: v1's pods had no such setting (start JupyterLab from the image or template)")
 	}
 	if cost, ok := in.float("deployCost"); ok && cost > 0 {
-		return nil, ec.refuse("%s: deployCost %v: v2 has no price cap on a pod; send it without deployCost", root, cost)
+		// A price cap: the plan checks it against the catalog (P1).
+		b["deployCost"] = cost
 	}
 	for _, k := range []string{"stopAfter", "terminateAfter"} {
 		if s, ok := in.str(k); ok && s != "" {

@@ -20,12 +20,13 @@ func TestRunpodPythonPodLifecycle(t *testing.T) {
 	if path(a.Data, "podFindAndDeployOnDemand.imageName") != "runpod/stack" {
 		t.Errorf("create_pod: %s", a.raw)
 	}
-	// cloudType ALL is narrowed to SECURE, and said so.
-	if !hasNote(a.resp, translate.CodeGraphQLCloudNarrowed) {
-		t.Errorf("no %s note: %v", translate.CodeGraphQLCloudNarrowed, a.resp.Notes)
-	}
+	// cloudType ALL is either cloud, SECURE tried first; its defaults
+	// (supportPublicIp true, minimums of 1) ask nothing v1 did not give.
 	if got := lastCreate(t, w); !strings.Contains(got, `"id":"NVIDIA GeForce RTX 4090"`) || !strings.Contains(got, `"cloud":"SECURE"`) {
 		t.Errorf("the v2 create: %s", got)
+	}
+	if len(a.resp.Warnings) != 1 || !strings.Contains(a.resp.Warnings[0], "answered null") {
+		t.Errorf("warnings %q, want only the unanswered fields", a.resp.Warnings)
 	}
 
 	doc := func(name string) string {
@@ -84,10 +85,9 @@ func TestRunpodctlPodCreate(t *testing.T) {
 // input and why; the refusal is counted.
 func TestPodInputsV2CannotHonourAreRefusedBeforeAnyCreate(t *testing.T) {
 	cases := []struct{ name, input, want string }{
-		{"a price cap", `deployCost: 0.5`, "deployCost"},
+		{"a price cap no GPU type meets: v1's stock-out", `deployCost: 0.5`, "deployCost: no gpuTypeIds asked for has a v2 list price at or under $0.5/h"},
 		{"a stop time", `stopAfter: "2026-04-15T00:00:00Z"`, "stopAfter"},
 		{"compliance", `compliance: ["GDPR"]`, "compliance"},
-		{"a placement minimum above v1's default (P1)", `minMemoryInGb: 64`, "minRAMPerGPU"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -163,4 +163,84 @@ func lastCreate(t *testing.T, w *world) string {
 	}
 	t.Fatal("no POST /v2/pods")
 	return ""
+}
+
+// P1 of 2026-12-04: the soft constraints of every launch path create the
+// pod in the default settings, each accepted with a warning (and a note,
+// which /usage counts per field) or checked against the catalog.
+func TestLaunchPathsWithSoftConstraintsCreateThePod(t *testing.T) {
+	cases := []struct {
+		name, input string
+		warn        []string // what the warnings say
+		noWarn      bool     // nothing to warn of
+		create      string   // in the v2 create
+	}{
+		// The vendor's GraphQL documentation (podFindAndDeployOnDemand's example).
+		{name: "the vendor's documented create", input: `cloudType: ALL, gpuCount: 1, volumeInGb: 40, containerDiskInGb: 40, minVcpuCount: 2, minMemoryInGb: 15, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "RunPod Tensorflow", imageName: "runpod/tensorflow", dockerArgs: "", ports: "8888/http", volumeMountPath: "/workspace", env: [{key: "JUPYTER_PASSWORD", value: "x"}]`,
+			warn: []string{"minRAMPerGPU was accepted but not guaranteed", "15 GB of RAM per GPU cannot be checked"}, create: `"cloud":"SECURE"`},
+		{name: "runpod-python's default supportPublicIp: true on ALL", input: `cloudType: ALL, supportPublicIp: true, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img"`,
+			noWarn: true, create: `"cloud":"SECURE"`},
+		{name: "supportPublicIp on COMMUNITY", input: `cloudType: COMMUNITY, supportPublicIp: true, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img"`,
+			warn: []string{"supportPublicIp was accepted but not guaranteed"}, create: `"cloud":"COMMUNITY"`},
+		{name: "runpodctl 1.x: --mem 20 and a 1 GB volume", input: `cloudType: SECURE, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img", minMemoryInGb: 20, minVcpuCount: 1, volumeInGb: 1`,
+			warn: []string{"minRAMPerGPU was accepted", "volumeInGb: 1 GB was rounded up to 10 GB", "9 GB of volume storage more than asked"}, create: `"size":10`},
+		{name: "an orchestrator's offer: vCPU, memory, bandwidth, country, price cap", input: `cloudType: SECURE, gpuCount: 2, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img", minVcpuCount: 16, minMemoryInGb: 64, minDownload: 500, minUpload: 100, countryCode: "US", deployCost: 2`,
+			warn: []string{"minVCPUPerGPU was accepted", "minRAMPerGPU was accepted", "minDownloadMbps was accepted", "minUploadMbps was accepted"}, create: `"dataCenterIds":["US-KS-2","US-TX-3"]`},
+		{name: "a GPU type only on COMMUNITY with cloudType ALL", input: `cloudType: ALL, gpuTypeId: "NVIDIA GeForce RTX 3090", name: "x", imageName: "img"`,
+			noWarn: true, create: `"cloud":"COMMUNITY"`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			a := w.ok(`mutation { podFindAndDeployOnDemand(input: {`+c.input+`}) { id } }`, "")
+			if path(a.Data, "podFindAndDeployOnDemand.id") == nil {
+				t.Fatalf("no pod: %s", a.raw)
+			}
+			if got := lastCreate(t, w); !strings.Contains(got, c.create) {
+				t.Errorf("the v2 create %s does not hold %s", got, c.create)
+			}
+			if c.noWarn && len(a.resp.Warnings) != 0 {
+				t.Errorf("warnings %q, want none", a.resp.Warnings)
+			}
+			warned(c.warn...)(t, w, a)
+			for _, n := range a.resp.Notes {
+				if n.Code == translate.CodeSoftConstraintUnchecked && n.Field == "" {
+					t.Errorf("a soft constraint's note names no field (/usage counts per field): %+v", n)
+				}
+			}
+		})
+	}
+}
+
+// deployCpuPod's countryCode: v2 cannot place a CPU pod by country, so it
+// is accepted with a warning naming that.
+func TestDeployCpuPodWithACountryCreatesThePod(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`mutation { deployCpuPod(input: {name: "x", imageName: "img", instanceId: "cpu3c-2-4", countryCode: "FR", cloudType: ALL}) { id } }`, "")
+	if path(a.Data, "deployCpuPod.id") == nil {
+		t.Fatalf("no pod: %s", a.raw)
+	}
+	warned("countryCodes was accepted but not guaranteed", "FR cannot be checked")(t, w, a)
+}
+
+// A data center asked for is honoured or the create fails as v1's
+// stock-out, never placed elsewhere (the simulator, as v2's document
+// says, takes dataCenterIds as preferences).
+func TestDeployCpuPodInADataCenterIsHonouredOrAStockOut(t *testing.T) {
+	w := newWorld(t)
+	before := len(podIDs(t, w))
+	// cpu3c is offered in US-TX-3 and EU-RO-1, not in US-KS-2: v2 places
+	// it elsewhere, and the gateway deletes it.
+	a := w.do(`mutation { deployCpuPod(input: {name: "x", imageName: "img", instanceId: "cpu3c-2-4", dataCenterId: "US-KS-2"}) { id } }`, "")
+	if len(a.Errors) == 0 || !strings.Contains(a.Errors[0]["message"].(string), "There are no longer any instances available") ||
+		!strings.Contains(a.Errors[0]["message"].(string), "deleted it") {
+		t.Fatalf("want v1's stock-out naming the pod deleted, got %s", a.raw)
+	}
+	if after := len(podIDs(t, w)); after != before {
+		t.Errorf("%d pods after, %d before: a pod placed elsewhere was left behind", after, before)
+	}
+	a = w.ok(`mutation { deployCpuPod(input: {name: "x", imageName: "img", instanceId: "cpu3c-2-4", dataCenterId: "EU-RO-1"}) { id } }`, "")
+	if path(a.Data, "deployCpuPod.id") == nil || !strings.Contains(lastCreate(t, w), `"dataCenterIds":["EU-RO-1"]`) {
+		t.Fatalf("no pod in EU-RO-1: %s", a.raw)
+	}
 }

@@ -154,9 +154,11 @@ func terraformThirdParty() []clientCase {
 			body:   `{"name":"my pod","imageName":"runpod/pytorch:2","computeType":"GPU","cloudType":"SECURE","gpuCount":1,"vcpuCount":2,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"containerDiskInGb":50,"volumeInGb":20,"volumeMountPath":"/workspace","interruptible":false,"locked":false,"minVCPUPerGPU":2,"minRAMPerGPU":8,"globalNetworking":false,"gpuTypePriority":"availability","cpuFlavorPriority":"availability","dataCenterPriority":"availability"}`,
 			status: 201, decode: tfPod{}, save: "tppod", reads: []string{"id", "name", "desiredStatus", "costPerHr", "containerDiskInGb"},
 			check: wantField("name", "my pod")},
-		{name: c + "apply examples/basic-pod (COMMUNITY with supportPublicIp: refused, naming the setting)", method: "POST", path: "/v1/pods",
+		// supportPublicIp on COMMUNITY is accepted with a warning (P1);
+		// the simulator's v2 knows no US-CA-2 and refuses the create.
+		{name: c + "apply examples/basic-pod (COMMUNITY with supportPublicIp: accepted; v2 refuses US-CA-2)", method: "POST", path: "/v1/pods",
 			body:   `{"name":"basic-example-pod","imageName":"runpod/pytorch:2","computeType":"GPU","cloudType":"COMMUNITY","gpuCount":1,"vcpuCount":2,"gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA GeForce RTX 3090","NVIDIA A40","NVIDIA RTX A4000"],"dataCenterIds":["US-CA-2","US-TX-3","EU-RO-1"],"containerDiskInGb":20,"volumeInGb":20,"volumeMountPath":"/workspace","ports":["8888/http","22/tcp"],"env":{"MY_VAR":"example_value"},"supportPublicIp":true,"interruptible":false,"locked":false,"minVCPUPerGPU":2,"minRAMPerGPU":8,"globalNetworking":false,"gpuTypePriority":"availability","cpuFlavorPriority":"availability","dataCenterPriority":"availability"}`,
-			status: 400, check: refusedNaming("supportPublicIp")},
+			status: 400, check: all(acceptedUnchecked("supportPublicIp"), messageNaming("US-CA-2"))},
 		{name: c + "apply runpod_template (serverless)", method: "POST", path: "/v1/templates",
 			body: `{"name":"tp-worker","imageName":"runpod/worker:1","isServerless":true,"containerDiskInGb":20}`, status: 200, save: "tptpl"},
 		{name: c + "apply runpod_endpoint, minimal HCL (defaults, no gpuTypeIds)", method: "POST", path: "/v1/endpoints",
@@ -206,5 +208,15 @@ func crossplane() []clientCase {
 				}
 			}},
 		{name: c + "Delete", method: "DELETE", path: "/v1/pods/{cppod}", status: 204},
+	}
+}
+
+// messageNaming checks that the v1 error's message says s.
+func messageNaming(s string) func(*testing.T, *clientWorld, *e2eResp) {
+	return func(t *testing.T, w *clientWorld, r *e2eResp) {
+		t.Helper()
+		if m := r.message(t); !strings.Contains(m, s) {
+			t.Errorf("message %q does not say %q", m, s)
+		}
 	}
 }

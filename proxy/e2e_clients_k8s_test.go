@@ -56,7 +56,7 @@ func virtualKubeletStrict() []clientCase {
 	return []clientCase{
 		{name: c + "(setup: the template)", method: "POST", path: "/v1/templates",
 			body: `{"name":"k8s-base","imageName":"runpod/base:1","volumeInGb":20}`, status: 200, save: "k8stpl"},
-		{name: c + "schedule a pod (minRAMPerGPU 16: refused, naming field_policy)", method: "POST", path: "/v1/pods",
-			body: kubeletTemplated, status: 400, check: refusedNaming("minRAMPerGPU")},
+		{name: c + "schedule a pod (minRAMPerGPU 16: accepted with a warning, P1)", method: "POST", path: "/v1/pods",
+			body: kubeletTemplated, status: 201, check: acceptedUnchecked("minRAMPerGPU")},
 	}
 }

@@ -177,15 +177,12 @@ func runpodctl272() []clientCase {
 					t.Errorf("message %q does not name dataCenterIds", m)
 				}
 			}},
-		{name: c + "pod create --compute-type cpu --cloud-type COMMUNITY --public-ip (refused: v2 cannot promise it)",
+		// supportPublicIp is accepted with a warning (P1); v2 runs CPU pods
+		// on SECURE only, and says so.
+		{name: c + "pod create --compute-type cpu --cloud-type COMMUNITY --public-ip (refused by v2: CPU pods are SECURE only)",
 			method: "POST", path: "/v1/pods",
 			body:   `{"imageName":"ubuntu:22.04","computeType":"CPU","supportPublicIp":true,"containerDiskInGb":20,"volumeMountPath":"/workspace","cloudType":"COMMUNITY"}`,
-			status: 400,
-			check: func(t *testing.T, w *clientWorld, r *e2eResp) {
-				if m := r.message(t); !strings.Contains(m, "supportPublicIp") {
-					t.Errorf("message %q does not name supportPublicIp", m)
-				}
-			}},
+			status: 400, check: all(acceptedUnchecked("supportPublicIp"), messageNaming("SECURE cloud only"))},
 		{name: c + "pod list", method: "GET", path: "/v1/pods",
 			status: 200, decode: []ctlPod{}, pick: "seedgpu",
 			reads: []string{"id", "name", "desiredStatus", "image", "gpu.id", "gpu.count", "volumeInGb", "costPerHr", "createdAt"}},

@@ -328,6 +328,20 @@ func wantWarning(t *testing.T, r *e2eResp) {
 	}
 }
 
+// acceptedUnchecked: a soft constraint v2 cannot check was accepted with a
+// warning naming each field (P1 of 2026-12-04).
+func acceptedUnchecked(fields ...string) func(*testing.T, *clientWorld, *e2eResp) {
+	return func(t *testing.T, w *clientWorld, r *e2eResp) {
+		t.Helper()
+		got := strings.Join(r.header.Values("X-Compat-Warning"), " | ")
+		for _, f := range fields {
+			if !strings.Contains(got, f+" was accepted but not guaranteed") {
+				t.Errorf("X-Compat-Warning %q does not name %s as accepted unchecked", got, f)
+			}
+		}
+	}
+}
+
 // wantNothingDropped: a field a real client sends is translated or refused,
 // never dropped with only a header (P1, item 3): neither X-Compat-Dropped
 // nor an X-Compat-Warning about ignored fields may name it.
@@ -379,7 +393,7 @@ var clientReleases = []struct {
 	{name: "Go SDK cozy-creator/runpod-go-sdk ee6dacf", cases: goSDK, usage: []string{translate.CodeStockOut, translate.CodeUnknownFields, translate.CodeUntranslatableRefused}},
 	{name: "Kubernetes virtual kubelet d9b7e16 (field_policy minRAMPerGPU: drop)", cases: virtualKubelet, usage: []string{translate.CodeLenientDropped, translate.CodeTemplateInlined},
 		cfg: func(c *config.Config) { c.FieldPolicy = map[string]string{"minRAMPerGPU": "drop"} }},
-	{name: "Kubernetes virtual kubelet d9b7e16 (defaults)", cases: virtualKubeletStrict, usage: []string{translate.CodeUntranslatableRefused}},
+	{name: "Kubernetes virtual kubelet d9b7e16 (defaults)", cases: virtualKubeletStrict, usage: []string{translate.CodeSoftConstraintUnchecked, translate.CodeTemplateInlined}},
 	{name: "Crossplane provider v0.2.0", cases: crossplane},
 	{name: "workflow nodes: ComfyUI runpod-agentic-nodes 648eee5", cases: comfyUINodes, usage: []string{translate.CodeUnknownFields}},
 	{name: "ML job orchestrator: Transformer Lab 0176863", cases: transformerLab, usage: []string{translate.CodeUnknownFields}},

@@ -481,12 +481,15 @@ func TestE2ENoDuplicateCreate(t *testing.T) {
 }
 
 func TestE2EModes(t *testing.T) {
-	t.Run("lenient drops and says so", func(t *testing.T) {
+	t.Run("lenient drops and says so; a soft constraint is accepted with a warning, as in strict", func(t *testing.T) {
 		e := newE2E(t, e2eOpts{cfg: func(c *config.Config) { c.CompatMode = "lenient" }})
 		r := e.v1("POST", "/v1/pods", `{"imageName":"img","gpuTypeIds":["NVIDIA RTX A4000"],"dockerEntrypoint":["/bin/sh"],"minRAMPerGPU":32}`)
 		e.want(r, 201)
-		if got := r.header.Get("X-Compat-Dropped"); got != "minRAMPerGPU,dockerEntrypoint" && got != "dockerEntrypoint,minRAMPerGPU" {
-			t.Errorf("X-Compat-Dropped %q", got)
+		if got := r.header.Get("X-Compat-Dropped"); got != "dockerEntrypoint" {
+			t.Errorf("X-Compat-Dropped %q, want dockerEntrypoint", got)
+		}
+		if w := r.header.Get("X-Compat-Warning"); !strings.Contains(w, "minRAMPerGPU was accepted but not guaranteed") {
+			t.Errorf("X-Compat-Warning %q does not name minRAMPerGPU", w)
 		}
 	})
 	t.Run("reset emulated", func(t *testing.T) {

@@ -86,7 +86,8 @@ func TestEveryNoteCodeIsSnakeCaseDescribedAndListedInTheOperatorGuide(t *testing
 }
 
 // The operator guide's field_policy table lists exactly translate's
-// PolicyFields (the names field_policy is validated against).
+// PolicyFields (the names field_policy is validated against), each with
+// its kind.
 func TestTheOperatorGuideListsEveryPolicyField(t *testing.T) {
 	raw, err := os.ReadFile(operatorGuide)
 	if err != nil {
@@ -101,8 +102,12 @@ func TestTheOperatorGuideListsEveryPolicyField(t *testing.T) {
 	var listed []string
 	for _, line := range strings.Split(table, "\n") {
 		if strings.HasPrefix(line, "| `") {
-			name, _, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
+			name, rest, _ := strings.Cut(strings.TrimPrefix(line, "| `"), "`")
 			listed = append(listed, name)
+			// The kind column says how the field is decided by default (P1).
+			if kind, _, _ := strings.Cut(strings.TrimPrefix(rest, " | "), " |"); kind != translate.PolicyFields[name].Kind {
+				t.Errorf("%s: %s is of kind %q, want %q", operatorGuide, name, kind, translate.PolicyFields[name].Kind)
+			}
 		}
 	}
 	if got, want := strings.Join(listed, ","), strings.Join(translate.PolicyFieldNames(), ","); got != want {

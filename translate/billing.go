@@ -338,19 +338,19 @@ func endpointBillingPlan(ctx context.Context, req *Request, c Caller) *Result {
 	q.id("endpointId", "serverlessId")
 	switch grouping := q.enum("grouping", setOf("endpointId", "podId", "gpuTypeId")); grouping {
 	case "podId", "gpuTypeId":
-		q.untrans = append(q.untrans, untranslatable{"grouping", "v2 serverless billing records are per endpoint and cannot be split by " + grouping + " (use grouping=endpointId, the default)"})
+		q.untrans = append(q.untrans, untranslatable{field: "grouping", why: "v2 serverless billing records are per endpoint and cannot be split by " + grouping + " (use grouping=endpointId, the default)"})
 	}
 	if dcs := q.array("dataCenterId", v1DataCenterIDs); len(dcs) > 0 && len(dcs) < len(v1DataCenterIDs) {
-		q.untrans = append(q.untrans, untranslatable{"dataCenterId", "v2 serverless billing records carry no location, so they cannot be filtered by data center (leave it out for all data centers, v1's default)"})
+		q.untrans = append(q.untrans, untranslatable{field: "dataCenterId", why: "v2 serverless billing records carry no location, so they cannot be filtered by data center (leave it out for all data centers, v1's default)"})
 	}
 	if gts := q.array("gpuTypeId", v1GPUTypeIDs); len(gts) > 0 {
-		q.untrans = append(q.untrans, untranslatable{"gpuTypeId", "v2 serverless billing records carry no GPU type, and an endpoint's current GPU pools say nothing about past spend"})
+		q.untrans = append(q.untrans, untranslatable{field: "gpuTypeId", why: "v2 serverless billing records carry no GPU type, and an endpoint's current GPU pools say nothing about past spend"})
 	}
 	if q.scalar("imageName") != "" {
-		q.untrans = append(q.untrans, untranslatable{"imageName", "v2 serverless billing records carry no image, and an endpoint's current image says nothing about past spend (deleted endpoints are unknown)"})
+		q.untrans = append(q.untrans, untranslatable{field: "imageName", why: "v2 serverless billing records carry no image, and an endpoint's current image says nothing about past spend (deleted endpoints are unknown)"})
 	}
 	if q.scalar("templateId") != "" {
-		q.untrans = append(q.untrans, untranslatable{"templateId", "v2 endpoints keep no link to the template they were created from"})
+		q.untrans = append(q.untrans, untranslatable{field: "templateId", why: "v2 endpoints keep no link to the template they were created from"})
 	}
 	notes := &Result{}
 	if r := q.done(req, notes); r != nil {

@@ -18,18 +18,24 @@ func TestFieldPolicyOverridesCompatModeForOneField(t *testing.T) {
 		options Options
 		// refused: the fields named in the 400 (nil: created), each with
 		// the setting that would allow it.
-		refused  []string
-		allow    map[string]string
-		notAllow []string
-		dropped  []string
+		refused   []string
+		allow     map[string]string
+		notAllow  []string
+		dropped   []string
+		unchecked []string // soft constraints accepted with a warning
 	}{
-		{name: "strict: refused, naming field_policy and compat_mode for each field",
+		{name: "strict: placement minimums refused by field_policy, naming the settings that would take them",
 			body:    `{` + placement + `}`,
+			options: Options{FieldPolicy: map[string]string{"minRAMPerGPU": FieldPolicyRefuse, "minVCPUPerGPU": FieldPolicyRefuse}},
 			refused: []string{"minRAMPerGPU", "minVCPUPerGPU"},
 			allow: map[string]string{
-				"minRAMPerGPU":  "set field_policy minRAMPerGPU: drop (V1GW_FIELD_POLICY=minRAMPerGPU=drop), or compat_mode: lenient (V1GW_COMPAT_MODE=lenient)",
-				"minVCPUPerGPU": "set field_policy minVCPUPerGPU: drop (V1GW_FIELD_POLICY=minVCPUPerGPU=drop), or compat_mode: lenient (V1GW_COMPAT_MODE=lenient)",
-			}},
+				"minRAMPerGPU":  "set field_policy minRAMPerGPU: drop (V1GW_FIELD_POLICY=minRAMPerGPU=drop), or remove its field_policy to accept it with a warning",
+				"minVCPUPerGPU": "set field_policy minVCPUPerGPU: drop (V1GW_FIELD_POLICY=minVCPUPerGPU=drop), or remove its field_policy to accept it with a warning",
+			},
+			notAllow: []string{"compat_mode: lenient"}},
+		{name: "strict, without field_policy: placement minimums accepted with a warning each",
+			body:      `{` + placement + `}`,
+			unchecked: []string{"minRAMPerGPU", "minVCPUPerGPU"}},
 		{name: "strict, placement minimums dropped by field_policy",
 			body:    `{` + placement + `}`,
 			options: Options{FieldPolicy: map[string]string{"minRAMPerGPU": FieldPolicyDrop, "minVCPUPerGPU": FieldPolicyDrop}},
@@ -95,6 +101,15 @@ func TestFieldPolicyOverridesCompatModeForOneField(t *testing.T) {
 			if !reflect.DeepEqual(fields, tc.dropped) {
 				t.Errorf("drop notes for %v, want %v", fields, tc.dropped)
 			}
+			fields = nil
+			for _, n := range res.Notes {
+				if n.Code == CodeSoftConstraintUnchecked {
+					fields = append(fields, n.Field)
+				}
+			}
+			if !reflect.DeepEqual(fields, tc.unchecked) || len(res.Warnings) != len(tc.unchecked) {
+				t.Errorf("unchecked notes for %v (warnings %q), want %v", fields, res.Warnings, tc.unchecked)
+			}
 		})
 	}
 }
@@ -116,11 +131,16 @@ func TestEveryPolicyRefusalNamesItsSetting(t *testing.T) {
 // PolicyFields is the list the configuration validates field_policy
 // against: every field the plans refuse under compat_mode.
 func TestPolicyFieldsListEveryRefusableField(t *testing.T) {
-	for _, f := range []string{"dockerEntrypoint", "interruptible", "minRAMPerGPU", "minVCPUPerGPU", "minDiskBandwidthMBps",
-		"minDownloadMbps", "minUploadMbps", "supportPublicIp", "countryCodes", "volumeInGb", "grouping", "dataCenterId",
+	for _, f := range []string{"dockerEntrypoint", "interruptible", "volumeInGb", "grouping", "dataCenterId",
 		"gpuTypeId", "imageName", "templateId"} {
-		if !IsPolicyField(f) {
-			t.Errorf("%s is refused under compat_mode but not a policy field", f)
+		if !IsPolicyField(f) || PolicyFields[f].Kind != KindUnseen {
+			t.Errorf("%s is refused under compat_mode but not a policy field of kind %s", f, KindUnseen)
+		}
+	}
+	for _, f := range []string{"minRAMPerGPU", "minVCPUPerGPU", "minDiskBandwidthMBps", "minDownloadMbps", "minUploadMbps",
+		"supportPublicIp", "countryCodes", "deployCost"} {
+		if !IsPolicyField(f) || PolicyFields[f].Kind != KindSoft {
+			t.Errorf("%s is a soft constraint but not a policy field of kind %s", f, KindSoft)
 		}
 	}
 	for _, f := range []string{"env", "name", "dockerArgs", "MinRAMPerGPU"} {

@@ -47,13 +47,15 @@ var NoteCodes = map[string]string{
 	CodeRegistryUnset:            "deleting a registry credential removed it from templates that used it",
 	CodeGPUTypeChosen:            "a GPU pod or endpoint was created without gpuTypeIds: the gateway chose the GPU type (by availability, then price or default_gpu_types)",
 	CodeCPUFlavorChosen:          "a CPU pod or endpoint was created without cpuFlavorIds: the gateway chose the CPU flavor(s) by availability",
-	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences)",
+	CodePlacedOutsideDataCenters: "v2 placed a pod outside the dataCenterIds asked for (v2 calls them preferences) and the gateway could not delete it: the pod is answered (a pod it could delete is a stock-out)",
 	CodePodAlreadyStarting:       "a restart, start or reset of a pod still starting was answered with the pod; no action was sent",
 	CodePodAlreadyRunning:        "a start of a running pod was answered with the pod; no action was sent",
 	CodePublicKeyKept:            "an env update kept the pod's PUBLIC_KEY (SSH access) that the new env did not set",
 	CodeTemplateRolledOut:        "a template edit was rolled out to the endpoints made from it through the gateway (a new release each)",
 	CodeTemplateRolloutFailed:    "a template edit could not be rolled out to an endpoint made from it",
 	CodeTemplateIDUnknown:        "an endpoint's templateId (and its workers') was omitted: the endpoint was made outside the gateway and v2 keeps no link to its template",
+	CodeSoftConstraintUnchecked:  "a placement minimum or preference v2 cannot check (minRAMPerGPU, host bandwidth, supportPublicIp on COMMUNITY, a CPU pod's countryCodes) was accepted with a warning naming what v2 could not guarantee, one note per field",
+	CodeVolumeRoundedUp:          "a pod volume below v2's minimum (10 GB) was rounded up to it: more storage is billed than was asked",
 	CodeTemplateInlined:          "a pod was made from a template's settings sent without its volume instead of templateId (volumeInGb 0 on a template with a volume); templateId is kept by the gateway",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
@@ -66,7 +68,7 @@ var NoteCodes = map[string]string{
 	// The GraphQL door (P11).
 	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
 	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
-	CodeGraphQLCloudNarrowed:    "a GraphQL request named no one cloud (a pod deploy's cloudType ALL, lowestPrice without secureCloud); v2 places and prices in one cloud, SECURE was asked",
+	CodeGraphQLCloudNarrowed:    "no longer given (since 2026-12-04 a pod deploy's cloudType ALL tries either cloud, and lowestPrice without secureCloud is the lowest over both): a GraphQL request named no one cloud and SECURE was asked",
 	CodeGraphQLDefaultTemplate:  "runpod-python's default CPU template (runpod-ubuntu), which v2 does not have, was not sent",
 	CodeGraphQLInputIgnored:     "GraphQL lowestPrice inputs v2 has no filter for (minMemoryInGb, minVcpuCount, totalDisk) were not applied: the answer is the GPU type's price and stock",
 }
@@ -108,6 +110,8 @@ const (
 	CodeV2LimitRefused           = "v2_limit_refused"
 	CodeStockOut                 = "stock_out"
 	CodeTemplateInlined          = "template_inlined"
+	CodeSoftConstraintUnchecked  = "soft_constraint_unchecked"
+	CodeVolumeRoundedUp          = "volume_rounded_up"
 	CodeTemplateIDUnknown        = "template_id_unknown"
 	CodeGraphQLRefused           = "graphql_refused"
 	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
@@ -120,6 +124,18 @@ const (
 func (r *Result) warn(code, msg string) {
 	r.Warnings = append(r.Warnings, msg)
 	r.Notes = append(r.Notes, Note{Code: code, Message: msg})
+}
+
+// warnField adds a warning about one field (counted per field in /usage).
+func (r *Result) warnField(code, field, msg string) {
+	r.Warnings = append(r.Warnings, msg)
+	r.Notes = append(r.Notes, Note{Code: code, Field: field, Message: msg})
+}
+
+// warnUnchecked records a soft constraint accepted without v2 checking it
+// (P1): why says what v2 could not guarantee.
+func (r *Result) warnUnchecked(field, why string) {
+	r.warnField(CodeSoftConstraintUnchecked, field, field+" was accepted but not guaranteed: "+why+" (field_policy "+field+": refuse refuses it)")
 }
 
 // dropField records an untranslatable field dropped (X-Compat-Dropped),

@@ -131,7 +131,7 @@ var Operations = []Operation{
 	{Name: "GetDocs", OperationID: "GetDocs", Method: "GET", Path: "/docs", Resource: "docs", Kind: KindStatic, Success: 200, Public: true},
 
 	{Name: "CreatePod", OperationID: "CreatePod", Method: "POST", Path: "/pods", Resource: "pods", Kind: KindCreate, Success: 201,
-		V2: []string{"GET /v2/network-volumes/{id}", "GET /v2/templates/{id}", "GET /v2/catalog/gpus", "GET /v2/catalog/cpus", "GET /v2/pods", "POST /v2/pods", "PATCH /v2/pods/{id}"}, Plan: createPodPlan},
+		V2: []string{"GET /v2/network-volumes/{id}", "GET /v2/templates/{id}", "GET /v2/catalog/gpus", "GET /v2/catalog/cpus", "GET /v2/pods", "POST /v2/pods", "PATCH /v2/pods/{id}", "DELETE /v2/pods/{id}"}, Plan: createPodPlan},
 	{Name: "ListPods", OperationID: "ListPods", Method: "GET", Path: "/pods", Resource: "pods", Kind: KindList, Success: 200,
 		V2: []string{"GET /v2/pods", "GET /v2/network-volumes", "GET /v2/templates/{id}", "GET /v2/catalog/gpus", "GET /v2/serverless", "GET /v2/serverless/{id}/workers"}, Plan: listPodsPlan},
 	{Name: "GetPod", OperationID: "GetPod", Method: "GET", Path: "/pods/{podId}", Resource: "pods", Kind: KindGet, Success: 200,

@@ -49,6 +49,8 @@ var OutsideFields = []OutsideField{
 		Clients: "runpodctl 2.7 (`--docker-args`), Go SDK cozy-creator/runpod-go-sdk"},
 	{Schema: "PodCreateInput", Field: "minCudaVersion", TranslatedAs: "v2 `gpu.minCudaVersion`, or `allowedCudaVersions` narrowed to it (v2 refuses both together)",
 		Why: "the lowest CUDA version the host may have", Clients: "runpodctl 2.7 (`--min-cuda-version`), Go SDK"},
+	{Schema: "PodCreateInput", Field: "deployCost", TranslatedAs: "a price cap: only the GPU types (CPU flavors) whose v2 list price for the pod is at most it are tried; none left is v1's stock-out",
+		Why: "the highest price per hour the pod may cost (the vendor's GraphQL deployCost, which the GraphQL door sends here)", Clients: "GraphQL clients of podFindAndDeployOnDemand"},
 	{Schema: "PodCreateInput", Field: "gpuTypeId", TranslatedAs: "the one GPU type candidate (v2 `gpu.id`) when `gpuTypeIds` is not sent; ignored with a warning beside `gpuTypeIds` or on a CPU pod",
 		Why:     "one GPU type: the pod is created on exactly that type rather than on one the gateway would choose (v1's field is the list gpuTypeIds)",
 		Clients: tfOfficialJune},

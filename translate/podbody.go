@@ -100,7 +100,7 @@ var (
 		"ports", "supportPublicIp", "templateId", "vcpuCount", "volumeInGb", "volumeMountPath",
 		// Outside the v1 document, sent by real clients and translated like
 		// v1 fields (P1, OutsideFields).
-		"dockerArgs", "minCudaVersion", "gpuTypeId")
+		"dockerArgs", "minCudaVersion", "gpuTypeId", "deployCost")
 	podUpdateFields = setOf("containerDiskInGb", "containerRegistryAuthId", "dockerEntrypoint",
 		"dockerStartCmd", "env", "globalNetworking", "imageName", "locked", "name", "ports",
 		"volumeInGb", "volumeMountPath", "dockerArgs")
@@ -454,20 +454,80 @@ func (b *bodyFields) name(field string) (string, bool) {
 
 // dockerArgs reads dockerArgs, a string outside the v1 document that
 // runpodctl sends for --docker-args (v1's backend took it as the container
-// command line): it becomes v2 args, verbatim. With a non-empty
+// command line): it becomes v2 args, verbatim. Its JSON form, which the
+// vendor accepted and orchestrators send ({"cmd": [...], "entrypoint":
+// [...]}), is parsed, never split as a shell line: cmd becomes args as
+// dockerStartCmd does, and a non-empty entrypoint is returned (v2 has no
+// entrypoint: the caller refuses it as dockerEntrypoint). With a non-empty
 // dockerStartCmd already in *args, the two must say the same thing. It
 // reports whether dockerArgs was sent.
-func (b *bodyFields) dockerArgs(args **string) bool {
+func (b *bodyFields) dockerArgs(args **string) (sent bool, entrypoint []string) {
 	s, ok := b.str("dockerArgs")
 	if !ok {
-		return false
+		return false, nil
+	}
+	if form, isJSON, msg := jsonDockerArgs(s); msg != "" {
+		b.fail("dockerArgs", "%s", msg)
+		return false, nil
+	} else if isJSON {
+		s, entrypoint = podjson.JoinArgs(form.Cmd), form.Entrypoint
 	}
 	if *args != nil && **args != "" && **args != s {
 		b.fail("dockerArgs", "both dockerArgs and dockerStartCmd set the container's start command and they differ (%q vs %q); send one of them", s, **args)
-		return false
+		return false, nil
 	}
 	*args = &s
-	return true
+	return true, entrypoint
+}
+
+// dockerArgsJSON is the JSON form of dockerArgs.
+type dockerArgsJSON struct {
+	Cmd        []string `json:"cmd"`
+	Entrypoint []string `json:"entrypoint"`
+}
+
+// jsonDockerArgs reads s as dockerArgs' JSON form: a JSON object (a shell
+// line such as "{ a; }" is not one) of cmd and entrypoint, each an array of
+// strings or null. isJSON is false for a shell line; msg says what is wrong
+// with an object that is not that form.
+func jsonDockerArgs(s string) (form dockerArgsJSON, isJSON bool, msg string) {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "{") || !json.Valid([]byte(t)) {
+		return form, false, ""
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal([]byte(t), &obj) != nil {
+		return form, false, ""
+	}
+	for _, k := range sortedKeys(setOfKeys(obj)) {
+		var list []string
+		if k != "cmd" && k != "entrypoint" {
+			return form, true, fmt.Sprintf("the JSON form of dockerArgs has cmd and entrypoint, not %q", k)
+		}
+		if json.Unmarshal(obj[k], &list) != nil {
+			return form, true, fmt.Sprintf("%s in the JSON form of dockerArgs must be an array of strings, got %s", k, jsonKind(obj[k]))
+		}
+		if k == "cmd" {
+			form.Cmd = list
+		} else {
+			form.Entrypoint = list
+		}
+	}
+	return form, true, ""
+}
+
+func setOfKeys(m map[string]json.RawMessage) map[string]struct{} {
+	out := make(map[string]struct{}, len(m))
+	for k := range m {
+		out[k] = struct{}{}
+	}
+	return out
+}
+
+// dockerArgsEntrypoint is why an entrypoint in dockerArgs' JSON form is
+// refused (as dockerEntrypoint: the same field_policy).
+func dockerArgsEntrypoint(ep []string) untranslatable {
+	return untranslatable{field: "dockerEntrypoint", why: fmt.Sprintf("the entrypoint %q of dockerArgs' JSON form: v2 has no entrypoint override; the image's own ENTRYPOINT would run instead", ep)}
 }
 
 func sortedKeys(m map[string]struct{}) []string {
@@ -500,7 +560,10 @@ type podCreate struct {
 	minCuda        string // minCudaVersion (runpodctl), when allowedCudaVersions is empty
 	vcpuCount      int
 
-	cloud         string // "" when not sent and templateId is set
+	cloud         string  // "" when not sent and templateId is set
+	anyCloud      bool    // cloudType ALL (the GraphQL door's): either cloud, SECURE first
+	publicIP      bool    // supportPublicIp true
+	priceCap      float64 // deployCost: the highest list price per hour (0: none)
 	dataCenterIDs []string
 	dcSent        bool
 	countryCodes  []string
@@ -512,6 +575,7 @@ type podCreate struct {
 	ports       []string
 	portsSent   bool
 	volumeInGb  *int // nil: not sent; 0: explicitly no volume
+	volAsked    int  // a volume below v2's minimum, rounded up in volumeInGb (0: none)
 	volNull     bool
 	mountPath   string
 	networkVol  string
@@ -615,10 +679,10 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 			in.candidates, in.customPriority = nil, false
 		}
 		if minRAMSent && minRAM != v1DefaultMinRAMPer && minRAM != 0 {
-			in.untrans = append(in.untrans, untranslatable{"minRAMPerGPU", "v2 has no per-GPU RAM constraint; the pod could land on a host with less RAM"})
+			in.untrans = append(in.untrans, untranslatable{field: "minRAMPerGPU", why: fmt.Sprintf("v2 has no per-GPU RAM constraint, and its catalog gives only the GPU's own memory, so %d GB of RAM per GPU cannot be checked: the pod could land on a host with less RAM", minRAM)})
 		}
 		if minVCPUSent && minVCPU != v1DefaultMinVCPUPer && minVCPU != 0 {
-			in.untrans = append(in.untrans, untranslatable{"minVCPUPerGPU", "v2 has no per-GPU vCPU constraint; the pod could land on a host with fewer vCPUs"})
+			in.untrans = append(in.untrans, untranslatable{field: "minVCPUPerGPU", why: fmt.Sprintf("v2 has no per-GPU vCPU constraint, and its catalog gives no vCPU count for a GPU type, so %d vCPUs per GPU cannot be checked: the pod could land on a host with fewer vCPUs", minVCPU)})
 		}
 	}
 	if len(in.candidates) > maxCandidatesPerPod {
@@ -626,7 +690,11 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 	}
 
 	cloudSent := false
-	if c, ok := b.enum("cloudType", v1CloudTypes); ok {
+	if r, ok := b.raw("cloudType"); ok && string(r) == `"ALL"` {
+		// Outside v1's enum, the GraphQL door's ALL: either cloud, SECURE
+		// tried first (createLoop).
+		in.cloud, in.anyCloud, cloudSent = "SECURE", true, true
+	} else if c, ok := b.enum("cloudType", v1CloudTypes); ok {
 		in.cloud, cloudSent = c, true
 	}
 	b.enum("dataCenterPriority", v1PriorityValues)
@@ -649,9 +717,13 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 		if len(in.countryCodes) > maxCountryCodesOnPod {
 			b.fail("countryCodes", "at most %d country codes are accepted", maxCountryCodesOnPod)
 		}
-		if in.cpu && len(in.countryCodes) > 0 {
-			in.untrans = append(in.untrans, untranslatable{"countryCodes", "v2 cannot place a CPU pod by country (the CPU catalog has no country filter and data centers carry no country)"})
+		switch {
+		case in.cpu && len(in.countryCodes) > 0:
+			in.untrans = append(in.untrans, untranslatable{field: "countryCodes", why: "v2 cannot place a CPU pod by country (the CPU catalog has no country filter and data centers carry no country), so " + strings.Join(in.countryCodes, ", ") + " cannot be checked: the pod could land in another country"})
 			in.countryCodes = nil
+		case len(in.countryCodes) > 0:
+			// Checked: the GPU catalog resolves them to data centers.
+			in.untrans = append(in.untrans, untranslatable{field: "countryCodes", why: "v2 places a pod by data center, not by country", undo: func() { in.countryCodes = nil }})
 		}
 	}
 
@@ -667,13 +739,15 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 		in.registry = s
 	}
 	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {
-		in.untrans = append(in.untrans, untranslatable{"dockerEntrypoint", "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
+		in.untrans = append(in.untrans, untranslatable{field: "dockerEntrypoint", why: "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok && len(cmd) > 0 {
 		a := podjson.JoinArgs(cmd)
 		in.args = &a
 	}
-	b.dockerArgs(&in.args)
+	if _, ep := b.dockerArgs(&in.args); len(ep) > 0 {
+		in.untrans = append(in.untrans, dockerArgsEntrypoint(ep))
+	}
 	if e, ok := b.env("env"); ok && len(e) > 0 {
 		in.env = e
 	}
@@ -689,7 +763,8 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 		case v < 0:
 			b.fail("volumeInGb", "must not be negative, got %d", v)
 		case v > 0 && v < v2PersistentMinimum:
-			b.v2Limit("volumeInGb", "v2 volumes are at least %d GB; %d would have to be rounded up, which the gateway does not do (send 0 for no volume, or %d or more)", v2PersistentMinimum, v, v2PersistentMinimum)
+			// Rounded up, with a warning naming the cost (createPodPlan).
+			in.volAsked, v = v, v2PersistentMinimum
 		}
 		in.volumeInGb = &v
 	}
@@ -706,15 +781,26 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 		in.locked, in.lockedSent = l, true
 	}
 	if it, ok := b.boolean("interruptible"); ok && it {
-		in.untrans = append(in.untrans, untranslatable{"interruptible", "v2 has no interruptible (spot) pods; the pod would be on-demand at a higher price"})
+		in.untrans = append(in.untrans, untranslatable{field: "interruptible", why: "v2 has no interruptible (spot) pods; the pod would be on-demand at a higher price"})
 	}
 	for _, f := range []string{"minDiskBandwidthMBps", "minDownloadMbps", "minUploadMbps"} {
 		if v, ok := b.number(f); ok && v != 0 {
-			in.untrans = append(in.untrans, untranslatable{f, "v2 has no host bandwidth constraint; the pod could land on a slower host"})
+			in.untrans = append(in.untrans, untranslatable{field: f, why: "v2 has no host bandwidth constraint, and its catalog no bandwidth figure, so " + strconv.FormatFloat(v, 'g', -1, 64) + " cannot be checked: the pod could land on a slower host"})
 		}
 	}
-	if sp, ok := b.boolean("supportPublicIp"); ok && sp && in.cloud == "COMMUNITY" {
-		in.untrans = append(in.untrans, untranslatable{"supportPublicIp", "v2 cannot guarantee a public IP on COMMUNITY cloud"})
+	if sp, ok := b.boolean("supportPublicIp"); ok && sp {
+		in.publicIP = true
+		if in.cloud == "COMMUNITY" {
+			in.untrans = append(in.untrans, untranslatable{field: "supportPublicIp", why: "v2 cannot guarantee a public IP on COMMUNITY cloud (SECURE pods always have one); the pod may have none"})
+		}
+	}
+	if c, ok := b.number("deployCost"); ok && c != 0 {
+		// Outside the v1 document: the GraphQL door's price cap.
+		if c < 0 {
+			b.fail("deployCost", "must not be negative, got %v", c)
+		}
+		in.priceCap = c
+		in.untrans = append(in.untrans, untranslatable{field: "deployCost", why: "v2 has no price cap on a pod", undo: func() { in.priceCap = 0 }})
 	}
 
 	// Cross-field rules.
@@ -723,8 +809,8 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 	}
 	if in.cpu && in.networkVol == "" && in.volumeInGb != nil && *in.volumeInGb > 0 {
 		// H-mount-create: v2 has no persistent mount on CPU pods.
-		in.untrans = append(in.untrans, untranslatable{"volumeInGb", "v2 CPU pods cannot have a pod volume (only the container disk and network volumes); use networkVolumeId"})
-		in.volumeInGb = nil
+		in.untrans = append(in.untrans, untranslatable{field: "volumeInGb", why: "v2 CPU pods cannot have a pod volume (only the container disk and network volumes); use networkVolumeId"})
+		in.volumeInGb, in.volAsked = nil, 0
 	}
 	if !cloudSent && in.templateID == "" {
 		in.cloud = v1DefaultCloud
@@ -881,15 +967,20 @@ func parsePodUpdate(body []byte) (*podUpdate, *Result) {
 		u.fields++
 	}
 	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {
-		u.untrans = append(u.untrans, untranslatable{"dockerEntrypoint", "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
+		u.untrans = append(u.untrans, untranslatable{field: "dockerEntrypoint", why: "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
 	}
 	if cmd, ok := b.strings("dockerStartCmd"); ok {
 		a := podjson.JoinArgs(cmd) // [] → "" clears (H-args)
 		u.body.Args = &a
 		u.fields++
 	}
-	if had := u.body.Args != nil; b.dockerArgs(&u.body.Args) && !had {
+	had := u.body.Args != nil
+	sent, ep := b.dockerArgs(&u.body.Args)
+	if sent && !had {
 		u.fields++
+	}
+	if len(ep) > 0 {
+		u.untrans = append(u.untrans, dockerArgsEntrypoint(ep))
 	}
 	if e, ok := b.env("env"); ok {
 		u.body.Env = &e

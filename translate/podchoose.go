@@ -49,7 +49,8 @@ func (cr *podCreator) choose(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Result {
 				continue
 			}
 			rank := availabilityRank(t.Availability)
-			if rank >= 3 || !cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID }) {
+			if rank >= 3 || !cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID }) ||
+				in.priceCap > 0 && t.Price.SecurePerVcpu*float64(in.vcpuCount) > in.priceCap {
 				continue
 			}
 			cs = append(cs, chosenCandidate{id: t.ID, rank: rank, tie: t.Price.SecurePerVcpu,
@@ -57,14 +58,25 @@ func (cr *podCreator) choose(gpus *v2GPUCatalog, cpus *v2CPUCatalog) *Result {
 		}
 	} else {
 		cloud := cr.cloud()
+		if cr.in.anyCloud {
+			cloud = "the cheaper cloud"
+		}
 		cs = rankGPUTypes(gpus.GPUs, gpuRanking{
 			defaults: cr.req.Options.DefaultGPUTypes,
 			label:    "per GPU on " + cloud,
 			usable: func(t *v2GPUType) (*float64, bool) {
-				if cloud == "COMMUNITY" {
-					return t.Price.Community, t.Community && cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID })
+				if !cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID }) {
+					return nil, false
 				}
-				return t.Price.Secure, t.Secure && cr.offeredIn(len(t.DataCenters), func(i int) string { return t.DataCenters[i].ID })
+				if cr.in.anyCloud || cr.in.priceCap > 0 {
+					// cloudType ALL, a price cap: the clouds t may be tried on.
+					clouds, low, _ := cr.gpuClouds(t)
+					return low, len(clouds) > 0
+				}
+				if cloud == "COMMUNITY" {
+					return t.Price.Community, t.Community
+				}
+				return t.Price.Secure, t.Secure
 			},
 		})
 	}
@@ -214,6 +226,9 @@ func (cr *podCreator) noneAvailable() string {
 		where = " in " + strings.Join(cr.dcs, ", ")
 	}
 	if in.cpu {
+		if in.priceCap > 0 {
+			where += fmt.Sprintf(" at or under $%g/h (deployCost)", in.priceCap)
+		}
 		return fmt.Sprintf("cpuFlavorIds: not sent, and the v2 CPU catalog shows none of the v1 CPU flavors (%s) available with vcpuCount %d%s; try again later, or send cpuFlavorIds",
 			listOf(v1CPUFlavorIDs), in.vcpuCount, where)
 	}
@@ -221,8 +236,15 @@ func (cr *podCreator) noneAvailable() string {
 	if d := cr.req.Options.DefaultGPUTypes; len(d) > 0 {
 		set = "the gateway's default GPU types (" + strings.Join(d, ", ") + ")"
 	}
+	cloud := cr.cloud()
+	if in.anyCloud {
+		cloud = "SECURE or COMMUNITY"
+	}
+	if in.priceCap > 0 {
+		where += fmt.Sprintf(" at or under $%g/h (deployCost)", in.priceCap)
+	}
 	return fmt.Sprintf("gpuTypeIds: not sent, and the v2 GPU catalog shows none of %s available for gpuCount %d on %s cloud%s; try again later, or send gpuTypeIds",
-		set, in.gpuCount, cr.cloud(), where)
+		set, in.gpuCount, cloud, where)
 }
 
 // warnChosen names the type the gateway chose for p (gpu_type_chosen,

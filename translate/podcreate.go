@@ -50,9 +50,35 @@ func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r := decideUntranslatable(req, in.untrans, untranslatablePod, notes); r != nil {
 		return r
 	}
+	if r := in.roundVolume(&req.Options, notes); r != nil {
+		return r
+	}
+	switch req.Options.FieldPolicy["supportPublicIp"] {
+	case FieldPolicyRefuse:
+		// cloudType ALL with a public IP required: only SECURE promises one.
+		in.anyCloud = in.anyCloud && !in.publicIP
+	case FieldPolicyDrop:
+		in.publicIP = false
+	}
 	warnOutside(notes, "PodCreateInput", in.unknownKeys, in.ignored...)
 	cr := &podCreator{ctx: ctx, req: req, c: c, in: in, notes: notes, start: podNow(req)}
 	return withNotes(cr.run(), notes)
+}
+
+// roundVolume rounds a pod volume below v2's minimum up to it (P1: a soft
+// constraint), with a warning naming the storage billed beyond what was
+// asked; field_policy volumeInGb: refuse refuses it instead.
+func (in *podCreate) roundVolume(o *Options, notes *Result) *Result {
+	if in.volAsked == 0 || in.networkVol != "" {
+		return nil
+	}
+	if o.FieldPolicy["volumeInGb"] == FieldPolicyRefuse {
+		return refuseV2(fmt.Sprintf("volumeInGb: v2 volumes are at least %d GB; %d would have to be rounded up, which field_policy volumeInGb: refuse forbids (send 0 for no volume, or %d or more)",
+			v2PersistentMinimum, in.volAsked, v2PersistentMinimum))
+	}
+	notes.warnField(CodeVolumeRoundedUp, "volumeInGb", fmt.Sprintf("volumeInGb: %d GB was rounded up to %d GB, v2's smallest pod volume: the pod is billed for %d GB of volume storage more than asked (%g times the volume cost asked for)",
+		in.volAsked, v2PersistentMinimum, v2PersistentMinimum-in.volAsked, float64(v2PersistentMinimum)/float64(in.volAsked)))
+	return nil
 }
 
 type podCreator struct {
@@ -67,6 +93,10 @@ type podCreator struct {
 	dcs     []string            // data centers every candidate is restricted to (nil: any)
 	candDCs map[string][]string // per-candidate data centers (countryCodes)
 	cands   []string
+	// candClouds are the clouds each candidate is tried on, from the
+	// catalog (cloudType ALL, a price cap); a candidate not in it is tried
+	// on defaultClouds.
+	candClouds map[string][]string
 
 	sentDCs    []string          // the dataCenterIds of the last create sent
 	chosenOf   int               // in.chosen: how many types were eligible (podchoose.go)
@@ -93,10 +123,15 @@ func (cr *podCreator) run() *Result {
 		cr.warnChosen(created)
 	}
 	if dc := created.DataCenterID; dc != "" && len(cr.sentDCs) > 0 && !slices.Contains(cr.sentDCs, dc) {
-		// The v2 document calls dataCenterIds "preferred"; v1 placed
-		// only there (P7: the hazard is not hidden).
-		cr.notes.warn(CodePlacedOutsideDataCenters, fmt.Sprintf("dataCenterIds: v2 placed the pod in %s, outside the data centers asked for (%s): v2 treats them as preferences, v1 as the only places allowed",
+		// Placed elsewhere and not undone (createLoop): a pod whose lost
+		// reply was recovered, or whose delete failed. The pod exists and
+		// is billed, so it is answered (P4), and the hazard is not hidden
+		// (P7).
+		cr.notes.warn(CodePlacedOutsideDataCenters, fmt.Sprintf("dataCenterIds: v2 placed the pod in %s, outside the data centers asked for (%s), and it could not be undone: v2 treats them as preferences, v1 as the only places allowed",
 			dc, strings.Join(cr.sentDCs, ", ")))
+	}
+	if in.publicIP && in.anyCloud && created.Cloud == "COMMUNITY" {
+		cr.notes.warnUnchecked("supportPublicIp", "the pod was placed on COMMUNITY cloud (cloudType ALL), where v2 cannot guarantee a public IP; the pod may have none")
 	}
 	if in.locked {
 		cr.lock(created)
@@ -321,7 +356,7 @@ func (cr *podCreator) rankCandidates() *Result {
 	in := cr.in
 	cr.cands = in.candidates
 	needOrder := !in.customPriority && len(in.candidates) > 1
-	if !needOrder && len(in.countryCodes) == 0 && !in.chosen {
+	if !needOrder && len(in.countryCodes) == 0 && !in.chosen && in.priceCap == 0 {
 		return nil
 	}
 	q := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}}
@@ -359,6 +394,9 @@ func (cr *podCreator) rankCandidates() *Result {
 		}
 	} else {
 		if gpus, failure = readCatalog[v2GPUCatalog](a, err, "a GPU catalog"); gpus != nil {
+			if in.chosen && in.anyCloud {
+				gpus = cr.withCommunity(gpus, q)
+			}
 			rank = make(map[string]int, len(gpus.GPUs))
 			for _, t := range gpus.GPUs {
 				rank[t.ID] = availabilityRank(t.Availability)
@@ -366,17 +404,26 @@ func (cr *podCreator) rankCandidates() *Result {
 		}
 	}
 	if failure != "" {
-		if len(in.countryCodes) > 0 {
-			// Placement by country needs the catalog: no silent fallback.
+		if len(in.countryCodes) > 0 || in.priceCap > 0 {
+			// Placement by country, and a price cap, need the catalog: no
+			// silent fallback.
+			what := "countryCodes: the v2 GPU catalog could not be read to resolve them"
+			if len(in.countryCodes) == 0 {
+				what = "deployCost: the v2 catalog could not be read to check the price cap"
+			}
 			if err != nil {
-				return FromCallError(err)
+				r := FromCallError(err)
+				if len(in.countryCodes) == 0 {
+					r.Body = EncodeV1Error(what + ": " + err.Error())
+				}
+				return r
 			}
 			if a != nil && !a.OK() {
 				r := FromV2Error(cr.req.Op, a)
-				r.Body = EncodeV1Error("countryCodes: the v2 GPU catalog could not be read to resolve them: " + ProblemMessage(a.Body, a.Status))
+				r.Body = EncodeV1Error(what + ": " + ProblemMessage(a.Body, a.Status))
 				return r
 			}
-			return Fail(http.StatusBadGateway, "countryCodes: the v2 GPU catalog could not be read to resolve them")
+			return Fail(http.StatusBadGateway, what)
 		}
 		if in.chosen {
 			if r := cr.chooseUnranked(err, a, failure); r != nil {
@@ -406,6 +453,9 @@ func (cr *podCreator) rankCandidates() *Result {
 		})
 		cr.cands = cands
 	}
+	if r := cr.applyCatalogClouds(gpus, cpus); r != nil {
+		return r
+	}
 	if len(in.countryCodes) > 0 && gpus != nil {
 		byID := make(map[string][]string, len(gpus.GPUs))
 		for _, t := range gpus.GPUs {
@@ -430,10 +480,14 @@ func (cr *podCreator) rankCandidates() *Result {
 			if cr.dcs != nil {
 				where = " within " + strings.Join(cr.dcs, ", ")
 			}
-			return refuseV2(fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s)",
+			// A country is its data centers: none offering the types now
+			// is v1's stock-out, as for a data center asked for.
+			return StockOut(fmt.Sprintf("countryCodes: the v2 catalog lists no data center in %s%s offering any of gpuTypeIds (%s) now",
 				strings.Join(in.countryCodes, ", "), where, strings.Join(cr.cands, ", ")))
 		}
 		cr.cands = kept
+	} else if cr.dcs != nil && !in.chosen {
+		return cr.keepOfferedIn(gpus, cpus)
 	}
 	return nil
 }
@@ -446,9 +500,11 @@ func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 	capacity := false              // a refusal said there was no capacity
 	var last *V2Answer
 	retries := 0
-	for i := 0; i < len(cr.cands); i++ {
-		cand := cr.cands[i]
+	attempts := cr.attempts()
+	for i := 0; i < len(attempts); i++ {
+		cand := attempts[i].id
 		body := cr.body
+		body.Cloud = attempts[i].cloud
 		if in.cpu {
 			cpu := *body.CPU
 			cpu.ID = cand
@@ -488,6 +544,12 @@ func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 				// report a failure (P4) or create it again (P3).
 				return cr.afterLostReply(cand, nil, a)
 			}
+			if why, undone := cr.undoMisplaced(p, body.DataCenterIDs); undone {
+				triedWhere = append(triedWhere, cand+" in "+strings.Join(body.DataCenterIDs, ", ")+": "+why)
+				tried = append(tried, cand+": "+why)
+				capacity = true
+				continue
+			}
 			return p, nil
 		case a.Status == http.StatusBadRequest || a.Status == http.StatusForbidden:
 			why := ProblemMessage(a.Body, a.Status)
@@ -519,12 +581,16 @@ func (cr *podCreator) createLoop() (*podjson.V2Pod, *Result) {
 			return nil, FromV2Error(cr.req.Op, a)
 		}
 	}
-	if last == nil {
+	if last == nil && !capacity {
 		return nil, Fail(http.StatusBadRequest, field+": no candidate to try")
 	}
 	if capacity {
 		// v1's stock-out (V1StockOut): clients move to their next type on it.
-		spec := fmt.Sprintf("gpuCount %d, %s cloud", in.gpuCount, cr.cloud())
+		cloud := cr.cloud()
+		if in.anyCloud {
+			cloud = "SECURE or COMMUNITY"
+		}
+		spec := fmt.Sprintf("gpuCount %d, %s cloud", in.gpuCount, cloud)
 		if in.cpu {
 			spec = fmt.Sprintf("vcpuCount %d", in.vcpuCount)
 		}

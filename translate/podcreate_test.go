@@ -112,10 +112,12 @@ func TestCreatePodBodyMapping(t *testing.T) {
 				"gpu":{"id":"NVIDIA A40","count":1},"mounts":{"network":[{"volumeId":"vol1","path":"/workspace"}]},"startSsh":true}`,
 		},
 		{
+			// Soft constraints (minUploadMbps, supportPublicIp) are not
+			// compat_mode's: TestSoftConstraintsCreateThePodWithAWarning.
 			name:    "lenient mode drops untranslatable fields and says so",
-			body:    `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dockerEntrypoint":["/bin/sh"],"interruptible":true,"minUploadMbps":100,"cloudType":"COMMUNITY","supportPublicIp":true}`,
+			body:    `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dockerEntrypoint":["/bin/sh"],"interruptible":true,"cloudType":"COMMUNITY"}`,
 			want:    `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"COMMUNITY","gpu":{"id":"NVIDIA A40","count":1},"mounts":{"persistent":{"size":20,"path":"/workspace"}},"startSsh":true}`,
-			dropped: []string{"dockerEntrypoint", "interruptible", "minUploadMbps", "supportPublicIp"},
+			dropped: []string{"dockerEntrypoint", "interruptible"},
 		},
 		{
 			name: "unknown fields are ignored with a warning",
@@ -181,7 +183,6 @@ func TestCreatePodRejects(t *testing.T) {
 		{"gpuCount as string", `{` + gpu + `,"gpuCount":"2"}`, []string{"gpuCount: must be an integer, got a string"}},
 		{"gpuCount fractional", `{` + gpu + `,"gpuCount":1.5}`, []string{"gpuCount: must be an integer, got 1.5"}},
 		{"gpuCount zero", `{` + gpu + `,"gpuCount":0}`, []string{"gpuCount: must be at least 1"}},
-		{"volume below the v2 minimum", `{` + gpu + `,"volumeInGb":5}`, []string{"volumeInGb", "at least 10 GB"}},
 		{"negative volume", `{` + gpu + `,"volumeInGb":-1}`, []string{"volumeInGb: must not be negative"}},
 		{"disk zero", `{` + gpu + `,"containerDiskInGb":0}`, []string{"containerDiskInGb: must be at least 1"}},
 		{"vCPUs not a power of two", `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu3c"],"vcpuCount":6}`, []string{"vcpuCount", "power of two"}},
@@ -196,14 +197,13 @@ func TestCreatePodRejects(t *testing.T) {
 		// P1: untranslatable fields, strict mode.
 		{"dockerEntrypoint", `{` + gpu + `,"dockerEntrypoint":["/bin/sh","-c"]}`, []string{"dockerEntrypoint: v2 has no entrypoint override", "V1GW_COMPAT_MODE=lenient"}},
 		{"interruptible", `{` + gpu + `,"interruptible":true}`, []string{"interruptible: v2 has no interruptible (spot) pods"}},
-		{"minRAMPerGPU", `{` + gpu + `,"minRAMPerGPU":16}`, []string{"minRAMPerGPU"}},
-		{"minVCPUPerGPU", `{` + gpu + `,"minVCPUPerGPU":4}`, []string{"minVCPUPerGPU"}},
-		{"minDiskBandwidthMBps", `{` + gpu + `,"minDiskBandwidthMBps":500}`, []string{"minDiskBandwidthMBps"}},
-		{"minDownloadMbps", `{` + gpu + `,"minDownloadMbps":100}`, []string{"minDownloadMbps"}},
-		{"supportPublicIp on COMMUNITY", `{` + gpu + `,"cloudType":"COMMUNITY","supportPublicIp":true}`, []string{"supportPublicIp: v2 cannot guarantee a public IP"}},
-		{"countryCodes on a CPU pod", `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu3c"],"countryCodes":["FR"]}`, []string{"countryCodes: v2 cannot place a CPU pod by country"}},
+		// Soft constraints are accepted: TestSoftConstraintsCreateThePodWithAWarning.
+		{"an entrypoint in dockerArgs' JSON form", `{` + gpu + `,"dockerArgs":"{\"cmd\":[\"serve\"],\"entrypoint\":[\"/bin/sh\",\"-c\"]}"}`,
+			[]string{"dockerEntrypoint: the entrypoint [\"/bin/sh\" \"-c\"] of dockerArgs' JSON form: v2 has no entrypoint override", "field_policy dockerEntrypoint: drop"}},
+		{"dockerArgs' JSON form with another key", `{` + gpu + `,"dockerArgs":"{\"cmd\":[\"a\"],\"args\":[\"b\"]}"}`, []string{"dockerArgs: the JSON form of dockerArgs has cmd and entrypoint, not \"args\""}},
+		{"dockerArgs' JSON form with a string cmd", `{` + gpu + `,"dockerArgs":"{\"cmd\":\"serve\"}"}`, []string{"dockerArgs: cmd in the JSON form of dockerArgs must be an array of strings, got a string"}},
 		{"pod volume on a CPU pod", `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu3c"],"volumeInGb":30}`, []string{"volumeInGb: v2 CPU pods cannot have a pod volume"}},
-		{"every untranslatable field named", `{` + gpu + `,"dockerEntrypoint":["x"],"interruptible":true,"minUploadMbps":1}`, []string{"dockerEntrypoint:", "interruptible:", "minUploadMbps:"}},
+		{"every untranslatable field named, the soft constraint not", `{` + gpu + `,"dockerEntrypoint":["x"],"interruptible":true,"minUploadMbps":1}`, []string{"dockerEntrypoint:", "interruptible:"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -343,7 +343,7 @@ func TestCreatePodCandidates(t *testing.T) {
 	t.Run("countryCodes within dataCenterIds matching nothing", func(t *testing.T) {
 		cat := step{method: "GET", path: "/v2/catalog/gpus", query: "cloud=SECURE&count=1&countryCodes=FR&include=AVAILABILITY&product=POD", status: 200, body: gpuCatalog}
 		res, _ := run(t, "CreatePod", runOpts{body: body(`,"countryCodes":["FR"],"dataCenterIds":["US-TX-3"]`)}, cat)
-		wantStatus(t, res, 400)
+		wantStatus(t, res, 500) // v1's stock-out: a country is its data centers
 		wantMessage(t, res, "countryCodes", "FR", "US-TX-3")
 	})
 	t.Run("countryCodes with the catalog down fails", func(t *testing.T) {

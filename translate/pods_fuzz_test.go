@@ -99,6 +99,11 @@ var fuzzCreateSeeds = []string{
 	`{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dockerEntrypoint":["sh"],"interruptible":true,"minUploadMbps":1}`,
 	`{"imageName":"","gpuTypeIds":[],"volumeInGb":5,"name":""}`,
 	`{"computeType":"CPU","imageName":"0"}`, // no flavor named, none available: v1's stock-out 500
+	// P1's soft constraints, cloudType ALL, a price cap, dockerArgs' JSON form (issue 36).
+	`{"imageName":"img","gpuTypeIds":["NVIDIA A40","NVIDIA L4"],"cloudType":"ALL","deployCost":0.5,"minRAMPerGPU":16,"minVCPUPerGPU":4,"supportPublicIp":true,"volumeInGb":1}`,
+	`{"imageName":"img","cloudType":"ALL","deployCost":0.4,"countryCodes":["FR"],"minDownloadMbps":100}`,
+	`{"computeType":"CPU","imageName":"img","countryCodes":["US"],"deployCost":0.1,"cloudType":"ALL","dataCenterIds":["EU-RO-1"]}`,
+	`{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dockerArgs":"{\"cmd\":[\"python\",\"a b\"],\"entrypoint\":[\"/init\"]}"}`,
 	`{"env":{"a":1},"ports":[1],"locked":"x"}`, `[]`, `{`, `null`, `"x"`, ``,
 }
 
@@ -129,6 +134,7 @@ func FuzzPodUpdateBody(f *testing.F) {
 		`{"name":"renamed"}`, `{"volumeInGb":50,"volumeMountPath":"/d"}`, `{"volumeInGb":10}`, `{}`, `{"dockerStartCmd":[],"env":{},"ports":[],"containerRegistryAuthId":""}`,
 		`{"name":"n","imageName":"i","containerDiskInGb":60,"dockerStartCmd":["a","b c"],"env":{"K":"V"},"globalNetworking":true,"locked":false}`,
 		`{"dockerEntrypoint":["x"]}`, `{"volumeInGb":0}`, `[1]`, `{"name":`, ``,
+		`{"dockerArgs":"{\"cmd\":[\"a\"],\"entrypoint\":null}"}`, `{"dockerArgs":"{ sleep 1; }"}`,
 	} {
 		f.Add([]byte(s), false, false)
 	}

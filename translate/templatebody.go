@@ -85,7 +85,7 @@ const untranslatableTemplate = "cannot be translated to the v2 API without chang
 
 func (b *bodyFields) templateCommon(in *templateInput) {
 	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {
-		in.untrans = append(in.untrans, untranslatable{"dockerEntrypoint", "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
+		in.untrans = append(in.untrans, untranslatable{field: "dockerEntrypoint", why: "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
 	}
 	if s, ok := b.str("readme"); ok && s != "" {
 		in.readme = true

@@ -17,14 +17,16 @@ func TestEveryV2LimitRefusalIsCounted(t *testing.T) {
 		return step{method: "POST", path: "/v2/pods/p1/action", status: 409, body: problem(409, `action "`+a+`" is not valid for a pod in status EXITED`)}
 	}
 	tests := []struct {
-		name   string
-		op     string
-		params map[string]string
-		body   string
-		script []step
-		field  string // the note's field ("" none); "-" no note: a client mistake
+		name    string
+		op      string
+		params  map[string]string
+		body    string
+		script  []step
+		options Options
+		field   string // the note's field ("" none); "-" no note: a client mistake
 	}{
-		{name: "pod volume of 5 GB (v2's minimum is 10)", op: "CreatePod", body: `{"imageName":"i","gpuTypeIds":["NVIDIA A40"],"volumeInGb":5}`, field: "volumeInGb"},
+		{name: "pod volume of 5 GB (v2's minimum is 10), rounding refused by field_policy", op: "CreatePod", body: `{"imageName":"i","gpuTypeIds":["NVIDIA A40"],"volumeInGb":5}`,
+			options: Options{FieldPolicy: map[string]string{"volumeInGb": FieldPolicyRefuse}}, field: "volumeInGb"},
 		{name: "3 vCPUs (v2: a power of two)", op: "CreatePod", body: `{"imageName":"i","computeType":"CPU","vcpuCount":3}`, field: "vcpuCount"},
 		{name: "container disk 0", op: "CreatePod", body: `{"imageName":"i","gpuTypeIds":["NVIDIA A40"],"containerDiskInGb":0}`, field: "containerDiskInGb"},
 		{name: "pod update: volume of 5 GB", op: "UpdatePod", params: podParams, body: `{"volumeInGb":5}`, field: "volumeInGb"},
@@ -49,7 +51,7 @@ func TestEveryV2LimitRefusalIsCounted(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			res, _ := run(t, tc.op, runOpts{params: tc.params, body: tc.body}, tc.script...)
+			res, _ := run(t, tc.op, runOpts{params: tc.params, body: tc.body, options: tc.options}, tc.script...)
 			wantStatus(t, res, 400)
 			var got []Note
 			for _, n := range res.Notes {

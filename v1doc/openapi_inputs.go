@@ -29,29 +29,30 @@ type docPodCreateInput struct {
 	CPUFlavorIDs            []string          `json:"cpuFlavorIds" enum:"podCpuFlavorId" doc:"Emulated like gpuTypeIds (v2 cpu.id). Absent, null, [] or \"\": every v1 CPU flavor the v2 CPU catalog shows available, most available first, then the lower price (v1's default cpuFlavorPriority); the choice in X-Compat-Warning."`
 	CPUFlavorPriority       string            `json:"cpuFlavorPriority" enum:"priority" default:"\"availability\"" doc:"Emulated like gpuTypePriority."`
 	VcpuCount               int               `json:"vcpuCount" default:"2" doc:"Translated (v2 cpu.vcpuCount); a power of two, at least 2."`
-	CloudType               string            `json:"cloudType" enum:"cloudType" default:"\"SECURE\"" doc:"Translated (v2 cloud)."`
-	DataCenterIDs           []string          `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds, which v2 calls preferred)."`
+	CloudType               string            `json:"cloudType" enum:"cloudType" default:"\"SECURE\"" doc:"Translated (v2 cloud). Also ALL (the GraphQL door's): each GPU type tried on SECURE, then COMMUNITY."`
+	DataCenterIDs           []string          `json:"dataCenterIds" enum:"dataCenterId" doc:"Translated (v2 dataCenterIds, which v2 calls preferred): honoured or v1's stock-out, as in v1 (a pod v2 placed elsewhere is deleted and the next candidate tried)."`
 	DataCenterPriority      string            `json:"dataCenterPriority" enum:"priority" default:"\"availability\"" doc:"Dropped: v2 has no data-center ordering."`
-	CountryCodes            []string          `json:"countryCodes" doc:"GPU pods: emulated through the v2 GPU catalog (data centers in those countries). CPU pods: rejected (lenient: dropped)."`
+	CountryCodes            []string          `json:"countryCodes" doc:"GPU pods: emulated through the v2 GPU catalog (data centers in those countries; none now: v1's stock-out). CPU pods: soft constraint (P1): accepted with an X-Compat-Warning naming what v2 cannot guarantee (field_policy refuse: rejected, drop: dropped)."`
 	ContainerDiskInGb       *int              `json:"containerDiskInGb" nullable:"1" default:"50" doc:"Translated (v2 disk); at least 1."`
 	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" doc:"Translated (v2 registry)."`
 	DockerEntrypoint        []string          `json:"dockerEntrypoint" default:"[]" doc:"[] dropped; non-empty rejected (lenient: dropped): v2 has no entrypoint override."`
 	DockerStartCmd          []string          `json:"dockerStartCmd" default:"[]" doc:"Translated (v2 args): elements joined with spaces, shell-quoted where needed."`
 	Env                     map[string]string `json:"env" default:"{}" doc:"Translated (v2 env); values must be strings."`
 	Ports                   []string          `json:"ports" default:"[\"8888/http\",\"22/tcp\"]" doc:"Translated (v2 ports). The string form \"8888/http,22/tcp\" is accepted too."`
-	VolumeInGb              *int              `json:"volumeInGb" nullable:"1" default:"20" doc:"Translated (v2 mounts.persistent.size); 0 or null: no volume; 1-9 rejected (v2 minimum 10, never rounded up). CPU pods: rejected (lenient: dropped)."`
+	VolumeInGb              *int              `json:"volumeInGb" nullable:"1" default:"20" doc:"Translated (v2 mounts.persistent.size); 0 or null: no volume; 1-9 rounded up to v2's minimum 10, with an X-Compat-Warning naming the storage billed beyond it. CPU pods: rejected (lenient: dropped)."`
 	VolumeMountPath         string            `json:"volumeMountPath" default:"\"/workspace\"" doc:"Translated (v2 mounts.persistent.path or mounts.network[0].path)."`
 	NetworkVolumeID         string            `json:"networkVolumeId" doc:"Translated (v2 mounts.network); the volume's data center must be among dataCenterIds."`
 	GlobalNetworking        bool              `json:"globalNetworking" default:"false" doc:"Translated (v2 globalNetworking)."`
 	Locked                  bool              `json:"locked" default:"false" doc:"Emulated: a PATCH after the create; if it fails the pod is returned with X-Compat-Warning."`
 	Interruptible           bool              `json:"interruptible" default:"false" doc:"false dropped; true rejected (lenient: dropped): v2 has no interruptible pods."`
-	MinRAMPerGPU            int               `json:"minRAMPerGPU" default:"8" doc:"Default or 0 dropped; other values rejected (lenient: dropped)."`
-	MinVCPUPerGPU           int               `json:"minVCPUPerGPU" default:"2" doc:"Default or 0 dropped; other values rejected (lenient: dropped)."`
-	MinDiskBandwidthMBps    float64           `json:"minDiskBandwidthMBps" doc:"0 dropped; other values rejected (lenient: dropped)."`
-	MinDownloadMbps         float64           `json:"minDownloadMbps" doc:"0 dropped; other values rejected (lenient: dropped)."`
-	MinUploadMbps           float64           `json:"minUploadMbps" doc:"0 dropped; other values rejected (lenient: dropped)."`
-	SupportPublicIP         bool              `json:"supportPublicIp" doc:"Dropped, except true on COMMUNITY cloud: rejected (lenient: dropped)."`
-	DockerArgs              string            `json:"dockerArgs" doc:"Not in v1's document; sent by runpodctl (--docker-args). Translated (v2 args, verbatim). With a non-empty dockerStartCmd both must give the same command line, else 400."`
+	MinRAMPerGPU            int               `json:"minRAMPerGPU" default:"8" doc:"Default or 0 dropped; other values a soft constraint (P1): accepted with an X-Compat-Warning naming what v2 cannot guarantee (field_policy refuse: rejected, drop: dropped)."`
+	MinVCPUPerGPU           int               `json:"minVCPUPerGPU" default:"2" doc:"Default or 0 dropped; other values a soft constraint (P1): accepted with an X-Compat-Warning naming what v2 cannot guarantee (field_policy refuse: rejected, drop: dropped)."`
+	MinDiskBandwidthMBps    float64           `json:"minDiskBandwidthMBps" doc:"0 dropped; other values a soft constraint (P1): accepted with an X-Compat-Warning naming what v2 cannot guarantee (field_policy refuse: rejected, drop: dropped)."`
+	MinDownloadMbps         float64           `json:"minDownloadMbps" doc:"0 dropped; other values a soft constraint (P1): accepted with an X-Compat-Warning naming what v2 cannot guarantee (field_policy refuse: rejected, drop: dropped)."`
+	MinUploadMbps           float64           `json:"minUploadMbps" doc:"0 dropped; other values a soft constraint (P1): accepted with an X-Compat-Warning naming what v2 cannot guarantee (field_policy refuse: rejected, drop: dropped)."`
+	SupportPublicIP         bool              `json:"supportPublicIp" doc:"Dropped, except true on COMMUNITY cloud: a soft constraint (P1): accepted with an X-Compat-Warning naming what v2 cannot guarantee (field_policy refuse: rejected, drop: dropped)."`
+	DockerArgs              string            `json:"dockerArgs" doc:"Not in v1's document; sent by runpodctl (--docker-args). Translated (v2 args, verbatim); the JSON form {\"cmd\": [...], \"entrypoint\": [...]} is parsed: cmd as dockerStartCmd, a non-empty entrypoint rejected as dockerEntrypoint. With a non-empty dockerStartCmd both must give the same command line, else 400."`
+	DeployCost              float64           `json:"deployCost" doc:"Not in v1's document; the GraphQL door's price cap per hour. Checked against the v2 catalog's list prices: the candidates above it are not tried; none left: v1's stock-out."`
 	MinCudaVersion          string            `json:"minCudaVersion" enum:"cudaVersion" doc:"Not in v1's document; sent by runpodctl (--min-cuda-version). GPU pods: translated (v2 gpu.minCudaVersion; with allowedCudaVersions, only the versions at or above it are sent). CPU pods: ignored, as v1 ignored GPU fields there."`
 }
 
@@ -62,7 +63,7 @@ type docPodUpdateInput struct {
 	ContainerRegistryAuthID string            `json:"containerRegistryAuthId" nullable:"1" doc:"Translated (v2 registry); null removes the credential, \"\" leaves it unchanged."`
 	DockerEntrypoint        []string          `json:"dockerEntrypoint" doc:"[] dropped; non-empty rejected (lenient: dropped)."`
 	DockerStartCmd          []string          `json:"dockerStartCmd" doc:"Translated (v2 args); [] clears it."`
-	DockerArgs              string            `json:"dockerArgs" doc:"Not in v1's document (runpodctl). Translated (v2 args, verbatim)."`
+	DockerArgs              string            `json:"dockerArgs" doc:"Not in v1's document (runpodctl). Translated (v2 args, verbatim); its JSON form is parsed as on create."`
 	Env                     map[string]string `json:"env" doc:"Translated (v2 env): replaces the whole env."`
 	Ports                   []string          `json:"ports" doc:"Translated (v2 ports)."`
 	GlobalNetworking        bool              `json:"globalNetworking" doc:"Translated (v2 globalNetworking)."`
