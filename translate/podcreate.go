@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -212,9 +213,13 @@ func (cr *podCreator) resolveMounts() *Result {
 // which v1 made without a volume — the virtual kubelet sends exactly this
 // for every templated pod — and v2 cannot (a pod created from templateId
 // gets the template's mount, and the create body has no way to leave it
-// out). The client's own fields win, as they do over a template in v2
-// ("body fields override the template's"); the answer still names
-// templateId, and the fact store remembers it (P8).
+// out). What is sent is the pod v2 would have made from the template, less
+// the volume (CreatePodRequest.templateId): image, args, disk, ports and
+// registry are the template's unless the client sent its own, env is
+// merged per key with the client's values winning, startJupyter and the
+// CUDA versions are the template's (the latter unless the client sent a
+// CUDA constraint); startSsh is the gateway's on every pod. The answer
+// still names templateId, and the fact store remembers it (P8).
 func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
 	in, b := cr.in, &cr.body
 	b.TemplateID = ""
@@ -227,9 +232,12 @@ func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
 	if b.Disk == nil && tpl.Disk > 0 {
 		b.Disk = ptrTo(tpl.Disk)
 	}
-	if len(b.Env) == 0 && len(tpl.Env) > 0 {
+	if len(tpl.Env) > 0 {
+		// v2 merges env per key, the body's values winning (v1 did the
+		// same): the template's keys the client did not set are kept.
 		var env map[string]string
 		if json.Unmarshal(tpl.Env, &env) == nil && len(env) > 0 {
+			maps.Copy(env, b.Env)
 			b.Env = env
 		}
 	}
