@@ -10,7 +10,8 @@
 // gateway only ever applies a fact to a resource v2 has just returned, and
 // forgets it when the resource is deleted or v2 answers 404 for it. Entries
 // expire TTL after their last write (DefaultTTL, a year). Only ids are kept,
-// never a secret. Losing the store loses these links and nothing else.
+// and for a template what v1 had and v2 has no field for (its readme, its
+// volume removed), never a secret. Losing the store loses these links and nothing else.
 //
 // Imported by proxy and cmd only; it imports translate for the interface's
 // types, nothing else of the gateway.
@@ -40,12 +41,27 @@ type Store interface {
 
 var errKind = errors.New("facts: unknown kind")
 
-func validKind(kind string) bool { return kind == translate.FactPod || kind == translate.FactEndpoint }
+func validKind(kind string) bool {
+	return kind == translate.FactPod || kind == translate.FactEndpoint || kind == translate.FactTemplate
+}
 
 // encode is a fact as stored: "c:" (created through the gateway) or "u:"
-// (updated with templateId) followed by the template id.
+// (updated with templateId) followed by the template id; for a template,
+// "t:" then 'v' (its volume removed, NoVolume) or '-', then 'r' and the
+// readme, or '-' when the readme is unknown.
 func encode(f translate.Fact) string {
-	if f.Created {
+	switch {
+	case f.Template != nil:
+		b := []byte("t:--")
+		if f.Template.NoVolume {
+			b[2] = 'v'
+		}
+		if f.Template.Readme != nil {
+			b[3] = 'r'
+			return string(b) + *f.Template.Readme
+		}
+		return string(b)
+	case f.Created:
 		return "c:" + f.TemplateID
 	}
 	return "u:" + f.TemplateID
@@ -57,6 +73,13 @@ func decode(s string) (translate.Fact, bool) {
 		return translate.Fact{TemplateID: s[2:], Created: true}, true
 	case strings.HasPrefix(s, "u:") && len(s) > 2:
 		return translate.Fact{TemplateID: s[2:]}, true
+	case strings.HasPrefix(s, "t:") && len(s) >= 4:
+		t := &translate.TemplateFact{NoVolume: s[2] == 'v'}
+		if s[3] == 'r' {
+			r := s[4:]
+			t.Readme = &r
+		}
+		return translate.Fact{Template: t}, true
 	}
 	return translate.Fact{}, false
 }
@@ -150,6 +173,14 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 	// The strings may point into a buffer the caller reuses (the gateway
 	// decodes v2 answers without copying): the store keeps copies.
 	id, f.TemplateID = strings.Clone(id), strings.Clone(f.TemplateID)
+	if t := f.Template; t != nil {
+		c := *t
+		if c.Readme != nil {
+			r := strings.Clone(*c.Readme)
+			c.Readme = &r
+		}
+		f.Template = &c
+	}
 	now := m.now()
 	k := memKey{kind, id}
 	m.mu.Lock()

@@ -68,11 +68,31 @@ func TestE2EVolumeZeroMeansNoVolume(t *testing.T) {
 		if v, _ := u.json(t)["volumeInGb"].(float64); v != 0 {
 			t.Errorf("template answer %s", u.body)
 		}
-		// and one with a volume: v2 cannot remove it.
+		// and one with a volume (issue 37 item 4): v2 cannot remove it, the
+		// gateway remembers it was removed and answers volumeInGb 0, in
+		// every later answer, and makes pods from the template without it.
 		u = e.v1("PATCH", "/v1/templates/"+tpl, `{"volumeInGb":0}`)
-		e.want(u, 400)
-		if m := u.message(t); !strings.Contains(m, "volumeInGb") || !strings.Contains(m, "20 GB") {
-			t.Errorf("message %q", m)
+		e.want(u, 200)
+		if v, _ := u.json(t)["volumeInGb"].(float64); v != 0 {
+			t.Errorf("template answer %s", u.body)
+		}
+		if g := e.v1("GET", "/v1/templates/"+tpl, ""); g.json(t)["volumeInGb"] != 0.0 {
+			t.Errorf("get after the volume was removed: %s", g.body)
+		}
+		r = e.v1("POST", "/v1/pods", `{"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"templateId":"`+tpl+`"}`)
+		e.want(r, 201)
+		id, _ = r.json(t)["id"].(string)
+		if m, _ := e.v2("GET", "/v2/pods/"+id, "").json(t)["mounts"].(map[string]any); m["persistent"] != nil {
+			t.Errorf("pod from a template whose volume was removed has one: %v", m)
+		}
+		if w := warningsOf(r); !strings.Contains(w, "volume was removed") {
+			t.Errorf("X-Compat-Warning %q", w)
+		}
+		// A size brings the volume back.
+		u = e.v1("PATCH", "/v1/templates/"+tpl, `{"volumeInGb":25}`)
+		e.want(u, 200)
+		if v, _ := u.json(t)["volumeInGb"].(float64); v != 25 {
+			t.Errorf("template answer %s", u.body)
 		}
 	})
 }

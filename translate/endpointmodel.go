@@ -194,18 +194,21 @@ func nonNil(s []string) []string {
 // endpointTemplateView is includeTemplate=true: v2 Endpoint has no link to
 // its bound template, so the template is synthesised from the endpoint's own
 // container settings (what the template supplied at create time, plus later
-// edits). id, name, readme and the volume fields cannot be filled.
+// edits); name, category, isPublic, isRunpod, readme and the volume are null.
+// When the gateway knows the endpoint's template (the fact store), the
+// template itself is answered instead (endpointAnswers.templateViews).
 func endpointTemplateView(e *v2Endpoint) *v1Template {
 	t := &v1Template{
 		ImageName:         e.Image,
 		ContainerDiskInGb: e.Disk,
-		DockerStartCmd:    podjson.SplitPodArgs(e.Args),
+		DockerEntrypoint:  []string{},
+		DockerStartCmd:    nonNil(podjson.SplitPodArgs(e.Args)),
 		Env:               rawOr(e.Env, jsonEmptyObject),
 		Ports:             rawOr(e.Ports, jsonEmptyArray),
 		IsServerless:      true,
 	}
-	if e.Registry != nil {
-		t.ContainerRegistryAuthID = *e.Registry
+	if e.Registry != nil && *e.Registry != "" {
+		t.ContainerRegistryAuthID = ptrTo(*e.Registry)
 	}
 	return t
 }

@@ -72,6 +72,9 @@ type podCreator struct {
 	sentDCs    []string          // the dataCenterIds of the last create sent
 	chosenOf   int               // in.chosen: how many types were eligible (podchoose.go)
 	chosenDesc map[string]string // in.chosen: availability and price of each candidate
+	// tplNoVolume: the template's volume was removed through the gateway
+	// (TemplateFact.NoVolume), so the pod is made without it.
+	tplNoVolume bool
 }
 
 func (cr *podCreator) run() *Result {
@@ -164,6 +167,15 @@ func (cr *podCreator) resolveMounts() *Result {
 		}
 		return nil
 	}
+	// A template whose volume was removed through the gateway (v2 keeps
+	// it, the fact store remembers, issue 37 item 4) has volumeInGb 0, as
+	// in v1: the pod is made without the volume unless the client asks
+	// for one.
+	if size == nil && cr.req.Facts != nil {
+		if f := templateFact(cr.ctx, cr.req, in.templateID); f != nil && f.NoVolume {
+			size, cr.tplNoVolume = ptrTo(0), true
+		}
+	}
 	// With a template only what the client sent is sent; the template
 	// supplies the half of a persistent mount the client left out.
 	if size == nil && path == "" {
@@ -255,7 +267,11 @@ func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
 		in.cudaVersions = g.AllowedCudaVersions // the catalog is read for them too
 	}
 	b.StartJupyter = ptrTo(tpl.StartJupyter)
-	cr.notes.warn(CodeTemplateInlined, fmt.Sprintf("volumeInGb 0: template %s has a %d GB pod volume, which v2 cannot leave out of a pod created from it; its settings were sent without the volume instead of templateId, so the pod has no volume, as in v1, and the gateway keeps its templateId",
+	why := "volumeInGb 0: template %s has a %d GB pod volume"
+	if cr.tplNoVolume {
+		why = "template %s's volume was removed (volumeInGb 0) through the gateway, but v2 keeps its %d GB pod volume"
+	}
+	cr.notes.warn(CodeTemplateInlined, fmt.Sprintf(why+", which v2 cannot leave out of a pod created from it; its settings were sent without the volume instead of templateId, so the pod has no volume, as in v1, and the gateway keeps its templateId",
 		in.templateID, tpl.Mounts.Persistent.Size))
 }
 
