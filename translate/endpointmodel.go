@@ -317,3 +317,21 @@ func cudaAtLeast(allowed []string, floor string) []string {
 	}
 	return out
 }
+
+// noPoolMessage is the 400 of gpuTypeIds none of which v2 serverless can
+// select: it names, in v1's words, the v1 GPU types that it can (never a v2
+// route, which a v1 client cannot call).
+func noPoolMessage(listed []string, cat *v2GPUPoolCatalog) string {
+	var can []string
+	for _, g := range cat.GPUs {
+		if _, v1 := v1GPUTypeIDs[g.ID]; v1 && g.Pool != nil && *g.Pool != "" {
+			can = append(can, g.ID)
+		}
+	}
+	slices.Sort(can)
+	msg := "gpuTypeIds: none of " + strings.Join(listed, ", ") + " can run serverless workers in v2 (v2 places workers only on the GPU types of its serverless pools)"
+	if len(can) > 0 {
+		msg += "; send one or more of: " + strings.Join(can, ", ")
+	}
+	return msg
+}

@@ -22,7 +22,7 @@ import (
 const (
 	warnPools = "gpuTypeIds: v2 selects serverless GPUs by pool (%s) minus excluded types; exactly the listed types are eligible today, " +
 		"but a GPU type added to these pools later becomes eligible (and billable) without notice: v2 has no allow-list"
-	warnTemplateSnapshot = "templateId: v2 applied the template's container settings to the endpoint once; " +
+	warnTemplateSnapshot = "templateId: v2 applied the template's container settings to the endpoint once, and the gateway has no fact store to remember the link; " +
 		"later edits of the template will not roll out to this endpoint (update the endpoint with templateId again)"
 	warnDeleteTemplate = "v2 also permanently deleted the endpoint's bound template; the v2 document does not say whether that is the template " +
 		"the endpoint was created from (if it is, that template is gone and creating an endpoint from the same templateId will fail); " +
@@ -357,7 +357,7 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 		pools, excluded, dropped := cat.poolSelection(in.gpuTypeIDs)
 		if len(pools) == 0 {
-			return withNotes(refuseV2("gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
+			return withNotes(refuseV2(noPoolMessage(in.gpuTypeIDs, cat)), notes)
 		}
 		if len(dropped) > 0 {
 			notes.warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
@@ -636,7 +636,7 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 	}
-	body, r := u.build(cur, cat, notes)
+	body, r := u.build(cur, cat, notes, req.Facts != nil)
 	if r != nil {
 		return withNotes(r, notes)
 	}
@@ -679,14 +679,20 @@ func (b *v2UpdateEndpointBody) empty() bool {
 // build turns the update into a v2 PATCH body, using the current endpoint
 // (when needsCurrent) and the GPU catalog (when gpuTypeIds is sent to a GPU
 // endpoint). It returns the v1 answer of a 400 instead when v2 cannot do
-// what was asked.
-func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, *Result) {
+// what was asked. rollsOut says whether the gateway records the endpoint's
+// template (a fact store), so that the template's later edits reach it.
+func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result, rollsOut bool) (v2UpdateEndpointBody, *Result) {
 	var body v2UpdateEndpointBody
 	warn := notes.warn
 	body.Name = u.name
 	if u.templateID != "" {
 		body.TemplateID = u.templateID
-		warn(CodeTemplateSnapshot, warnTemplateSnapshot)
+		if !rollsOut {
+			// With a fact store the endpoint is recorded as made from the
+			// template and its edits roll out to it (rollOutTemplate), as
+			// in v1: nothing to warn of.
+			warn(CodeTemplateSnapshot, warnTemplateSnapshot)
+		}
 	}
 
 	// Scaling: whichever half is missing comes from the current endpoint.
@@ -808,7 +814,7 @@ func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, c
 		}
 		pools, excluded, dropped := cat.poolSelection(u.gpuTypeIDs)
 		if len(pools) == 0 {
-			return refuseV2("gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)")
+			return refuseV2(noPoolMessage(u.gpuTypeIDs, cat))
 		}
 		if len(dropped) > 0 {
 			warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))

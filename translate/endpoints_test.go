@@ -221,7 +221,7 @@ func TestCreateEndpointRejects(t *testing.T) {
 		{"CUDA set below the floor", `{"templateId":"t","gpuTypeIds":["NVIDIA L4"],"allowedCudaVersions":["11.8","12.0"],"minCudaVersion":"12.4"}`, nil, 400,
 			[]string{"allowedCudaVersions: none of 11.8, 12.0 is at or above minCudaVersion 12.4"}},
 		{"no type in a pool", `{"templateId":"t","name":"n","gpuTypeIds":["AMD Instinct MI300X OAM"]}`, []step{catalogStep()}, 400,
-			[]string{"gpuTypeIds: none of AMD Instinct MI300X OAM is in a v2 serverless GPU pool"}},
+			[]string{"gpuTypeIds: none of AMD Instinct MI300X OAM can run serverless workers in v2"}},
 		{"catalog down", `{"templateId":"t","name":"n","gpuTypeIds":["NVIDIA L4"]}`,
 			[]step{{method: "GET", path: "/v2/catalog/gpus", status: 503, body: problem(503, "maintenance")}}, 502,
 			[]string{"gpuTypeIds: the v2 GPU catalog could not be read: maintenance"}},
