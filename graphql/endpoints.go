@@ -136,7 +136,7 @@ var endpointFields = fieldTable[*endpointObject]{
 		return *e.m.V1.Version, nil
 	},
 	"networkVolumeId": func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) {
-		return nonEmpty(e.m.V1.NetworkVolumeID), nil
+		return nonEmpty(string(e.m.V1.NetworkVolumeID)), nil
 	},
 	"networkVolume": func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if len(e.m.V2.NetworkVolumes) == 0 {

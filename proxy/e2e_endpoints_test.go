@@ -115,12 +115,13 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 		t.Errorf("get %s", g.body)
 	}
 
-	// List with workers and the synthesised template.
+	// List with workers and the template, which the gateway knows (the
+	// fact store) and reads (issue 37).
 	e.clock.advance(30e9)
 	m = e.mark()
 	l := e.v1("GET", "/v1/endpoints?includeWorkers=true&includeTemplate=true", "")
 	e.want(l, 200)
-	e.wantCalls(m, "GET /v2/serverless", "GET /v2/serverless/"+id+"/workers")
+	e.wantCalls(m, "GET /v2/serverless", "GET /v2/serverless/"+id+"/workers", "GET /v2/templates/"+tplID)
 	items := l.list(t)
 	if len(items) != 1 {
 		t.Fatalf("list %s", l.body)

@@ -92,8 +92,8 @@ type v1Endpoint struct {
 	GpuTypeIDs          []string        `json:"gpuTypeIds,omitzero"`
 	IdleTimeout         *int            `json:"idleTimeout,omitempty"`
 	InstanceIDs         []string        `json:"instanceIds,omitzero"`
-	MinCudaVersion      string          `json:"minCudaVersion,omitempty"`
-	NetworkVolumeID     string          `json:"networkVolumeId,omitempty"`
+	MinCudaVersion      podjson.NullableString `json:"minCudaVersion"`  // null: none (or not a v1 value)
+	NetworkVolumeID     podjson.NullableString `json:"networkVolumeId"` // null: none
 	NetworkVolumeIDs    []string        `json:"networkVolumeIds"`
 	ScalerType          string          `json:"scalerType,omitempty"`
 	ScalerValue         *int            `json:"scalerValue,omitempty"`
@@ -136,7 +136,7 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 		WorkersMin:         e.Workers.Min,
 	}
 	if len(e.NetworkVolumes) > 0 {
-		out.NetworkVolumeID = e.NetworkVolumes[0]
+		out.NetworkVolumeID = podjson.NullableString(e.NetworkVolumes[0])
 	}
 	switch e.Scaling.Type {
 	case "QUEUE_DELAY":
@@ -160,7 +160,7 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 		}
 		if m := e.GPU.MinCudaVersion; m != nil {
 			if _, ok := v1CudaVersions[*m]; ok {
-				out.MinCudaVersion = *m
+				out.MinCudaVersion = podjson.NullableString(*m)
 			}
 		}
 	} else {

@@ -196,6 +196,9 @@ func (ea *endpointAnswers) workers(out *v1Endpoint) *Result {
 		ws[i] = podWorker{list.Workers[i], out.ID}
 	}
 	out.Workers = filterWorkers(&podQuery{}, ws, true)
+	if out.Workers == nil {
+		out.Workers = []v1Worker{} // asked for: none is [], not an absent key
+	}
 	out.Version = list.EndpointVersion
 	return nil
 }
@@ -207,6 +210,7 @@ func (ea *endpointAnswers) workers(out *v1Endpoint) *Result {
 // template, and the gateway knows it only for the endpoints created or
 // updated through it (P8). Nothing is invented.
 func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
+	ea.templateViews(out)
 	var unknown []string
 	for i := range out {
 		e := &out[i]
@@ -232,6 +236,48 @@ func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
 		what += map[bool]string{true: " and its workers", false: " and their workers"}[len(unknown) == 1]
 	}
 	ea.warn(CodeTemplateIDUnknown, "templateId omitted for "+what+": v2 keeps no link from an endpoint to its template, and the gateway knows it only for endpoints created or updated through it (an update with templateId records it)")
+}
+
+// maxTemplateViews bounds the templates one endpoint answer reads for
+// includeTemplate (P12): beyond it, the view synthesised from the endpoint
+// stays.
+const maxTemplateViews = 10
+
+// templateViews answers includeTemplate with the endpoint's template itself
+// when the gateway knows which it is (the fact store, P8), as v1 did: one
+// GET /v2/templates/{id} per distinct template, with what the gateway
+// remembers of it (readme, a volume removed). A template v2 cannot give
+// keeps the view synthesised from the endpoint's own settings, which the
+// template's rollouts keep equal to it.
+func (ea *endpointAnswers) templateViews(out []v1Endpoint) {
+	var ids []string
+	for i := range out {
+		id := out[i].TemplateID
+		if out[i].Template != nil && ValidID(id) && !slices.Contains(ids, id) && len(ids) < maxTemplateViews {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	known := lookupFacts(ea.ctx, ea.req, FactTemplate, ids)
+	views := make(map[string]v1Template, len(ids))
+	for _, id := range ids {
+		a, err := ea.c.Call(ea.ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", id)})
+		if err != nil || !a.OK() {
+			continue
+		}
+		t, r := decodeV2[v2TemplateForPod](a, "a template")
+		if r != nil || t.ID != id {
+			continue
+		}
+		views[id] = v1TemplateFrom(t, known[id].Template)
+	}
+	for i := range out {
+		if v, ok := views[out[i].TemplateID]; ok && out[i].Template != nil {
+			out[i].Template = &v
+		}
+	}
 }
 
 // versions fills version from one GET /v2/serverless/{id}/releases per
