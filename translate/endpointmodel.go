@@ -79,30 +79,30 @@ type v2EndpointWorkersAnswer struct {
 // answers, and otherwise comes from the fact store (or v2, if it ever
 // returns it).
 type v1Endpoint struct {
-	ID                  string          `json:"id"`
-	Name                string          `json:"name"`
-	AllowedCudaVersions []string        `json:"allowedCudaVersions,omitzero"`
-	ComputeType         string          `json:"computeType"`
-	CreatedAt           string          `json:"createdAt,omitempty"`
-	DataCenterIDs       []string        `json:"dataCenterIds"`
-	Env                 json.RawMessage `json:"env"`
-	ExecutionTimeoutMs  int             `json:"executionTimeoutMs"`
-	Flashboot           *bool           `json:"flashboot,omitempty"` // outside v1's Endpoint schema; v1 create's flashboot
-	GpuCount            *int            `json:"gpuCount,omitempty"`
-	GpuTypeIDs          []string        `json:"gpuTypeIds,omitzero"`
-	IdleTimeout         *int            `json:"idleTimeout,omitempty"`
-	InstanceIDs         []string        `json:"instanceIds,omitzero"`
+	ID                  string                 `json:"id"`
+	Name                string                 `json:"name"`
+	AllowedCudaVersions []string               `json:"allowedCudaVersions,omitzero"`
+	ComputeType         string                 `json:"computeType"`
+	CreatedAt           string                 `json:"createdAt,omitempty"`
+	DataCenterIDs       []string               `json:"dataCenterIds"`
+	Env                 json.RawMessage        `json:"env"`
+	ExecutionTimeoutMs  int                    `json:"executionTimeoutMs"`
+	Flashboot           *bool                  `json:"flashboot,omitempty"` // outside v1's Endpoint schema; v1 create's flashboot
+	GpuCount            *int                   `json:"gpuCount,omitempty"`
+	GpuTypeIDs          []string               `json:"gpuTypeIds,omitzero"`
+	IdleTimeout         *int                   `json:"idleTimeout,omitempty"`
+	InstanceIDs         []string               `json:"instanceIds,omitzero"`
 	MinCudaVersion      podjson.NullableString `json:"minCudaVersion"`  // null: none (or not a v1 value)
 	NetworkVolumeID     podjson.NullableString `json:"networkVolumeId"` // null: none
-	NetworkVolumeIDs    []string        `json:"networkVolumeIds"`
-	ScalerType          string          `json:"scalerType,omitempty"`
-	ScalerValue         *int            `json:"scalerValue,omitempty"`
-	Template            *v1Template     `json:"template,omitempty"`
-	TemplateID          string          `json:"templateId,omitempty"`
-	Version             *int            `json:"version,omitempty"`
-	Workers             []v1Worker      `json:"workers,omitzero"`
-	WorkersMax          int             `json:"workersMax"`
-	WorkersMin          int             `json:"workersMin"`
+	NetworkVolumeIDs    []string               `json:"networkVolumeIds"`
+	ScalerType          string                 `json:"scalerType,omitempty"`
+	ScalerValue         *int                   `json:"scalerValue,omitempty"`
+	Template            *v1Template            `json:"template,omitempty"`
+	TemplateID          string                 `json:"templateId,omitempty"`
+	Version             *int                   `json:"version,omitempty"`
+	Workers             []v1Worker             `json:"workers,omitzero"`
+	WorkersMax          int                    `json:"workersMax"`
+	WorkersMin          int                    `json:"workersMin"`
 }
 
 // v1Flashboot is v1 flashboot (a boolean) from v2 flashboot: OFF is false,
