@@ -131,6 +131,11 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 	if len(ws) != 1 || ws[0].(map[string]any)["endpointId"] != id || tp["imageName"] != "runpod/worker-sdxl:1" || tp["isServerless"] != true || tp["id"] != tplID || items[0]["templateId"] != tplID {
 		t.Errorf("list %s", l.body)
 	}
+	// A worker runs its endpoint's container (issue 37): v1's Pod keys.
+	if w, _ := ws[0].(map[string]any); w == nil || w["containerDiskInGb"] == nil || w["env"] == nil || w["ports"] == nil ||
+		w["interruptible"] != false || w["volumeInGb"] != 0.0 || !hasKeys(w, "costPerHr", "savingsPlans", "publicIp", "dockerEntrypoint") {
+		t.Errorf("worker %v", ws[0])
+	}
 
 	// Update: scaler value only (current type), flashboot, a wider GPU set.
 	m = e.mark()
@@ -281,4 +286,13 @@ func testE2EEndpointVariants(t *testing.T, rd simReading) {
 			}
 		}
 	})
+}
+
+func hasKeys(m map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
 }

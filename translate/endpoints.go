@@ -165,6 +165,7 @@ func (ea *endpointAnswers) build(eps []v2Endpoint, q *endpointQuery, versions bo
 			if r := ea.workers(&out[i]); r != nil {
 				return nil, r
 			}
+			workerContainer(out[i].Workers, &eps[i])
 		}
 	case versions:
 		ea.versions(out)

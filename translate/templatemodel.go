@@ -19,19 +19,19 @@ type v1Template struct {
 	Name                    string          `json:"name"`
 	Category                string          `json:"category"`
 	ContainerDiskInGb       int             `json:"containerDiskInGb"`
-	ContainerRegistryAuthID *string         `json:"containerRegistryAuthId"` // null: none
+	ContainerRegistryAuthID *string         `json:"containerRegistryAuthId" nullable:"1"` // null: none
 	DockerEntrypoint        []string        `json:"dockerEntrypoint"`
 	DockerStartCmd          []string        `json:"dockerStartCmd"`
-	Earned                  *float64        `json:"earned"`
+	Earned                  *float64        `json:"earned" nullable:"1"`
 	Env                     json.RawMessage `json:"env"`
 	ImageName               string          `json:"imageName"`
-	IsPublic                *bool           `json:"isPublic"`
-	IsRunpod                *bool           `json:"isRunpod"`
+	IsPublic                *bool           `json:"isPublic" nullable:"1"`
+	IsRunpod                *bool           `json:"isRunpod" nullable:"1"`
 	IsServerless            bool            `json:"isServerless"`
 	Ports                   json.RawMessage `json:"ports"`
-	Readme                  *string         `json:"readme"`
-	RuntimeInMin            *int            `json:"runtimeInMin"`
-	VolumeInGb              *int            `json:"volumeInGb"`
+	Readme                  *string         `json:"readme" nullable:"1"`
+	RuntimeInMin            *int            `json:"runtimeInMin" nullable:"1"`
+	VolumeInGb              *int            `json:"volumeInGb" nullable:"1"`
 	VolumeMountPath         string          `json:"volumeMountPath"` // "": no volume
 }
 

@@ -77,6 +77,12 @@ func sortedSet(m map[string]struct{}) []string {
 var V1Nulls = map[string][]string{
 	"Template": {"containerRegistryAuthId", "earned", "isPublic", "isRunpod", "readme", "runtimeInMin", "volumeInGb"},
 	"Endpoint": {"minCudaVersion", "networkVolumeId"},
+	// A serverless worker, answered as a Pod: its cost, savings plans,
+	// public address, network volume and mount path are unknown in v2; its
+	// container fields when it runs an older configuration than its
+	// endpoint's.
+	"Pod": {"adjustedCostPerHr", "containerDiskInGb", "containerRegistryAuthId", "costPerHr", "dockerStartCmd", "env",
+		"networkVolume", "ports", "savingsPlans", "volumeMountPath"},
 }
 
 // V1NullKeys is the names of V1Nulls' fields, for checking v1 answers

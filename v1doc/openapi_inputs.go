@@ -199,6 +199,10 @@ var (
 )
 
 var podFieldDocs = map[string]string{
+	"dockerEntrypoint":        "Serverless workers: always [] (v2 has no entrypoint override). Omitted for pods.",
+	"interruptible":           "Serverless workers: false (v2 has no spot). Omitted for pods.",
+	"savingsPlans":            "Serverless workers: null (v2 has no savings plans; [] would falsely say none applies). Omitted for pods.",
+	"volumeEncrypted":         "Serverless workers: false (a worker has no pod volume). Omitted for pods.",
 	"image":                   "v2 image.",
 	"containerDiskInGb":       "v2 disk.",
 	"containerRegistryAuthId": "v2 registry; omitted when none.",
@@ -274,13 +278,9 @@ var answerExtras = map[string][]string{
 }
 
 var podOmitted = omap[string]{
-	{"dockerEntrypoint", "v2 has no entrypoint override"},
-	{"interruptible", "v2 has no interruptible pods"},
 	{"machineId", "v2 does not expose the host machine"},
 	{"lastStatusChange", "v2 has no such field"},
 	{"consumerUserId", "v2 has no such field"},
-	{"savingsPlans", "v2 has no savings plans; [] would falsely say none applies"},
-	{"volumeEncrypted", "v2 has no such field"},
 }
 
 var endpointOmitted = omap[string]{{"userId", "v2 has no such field"}}
