@@ -190,6 +190,7 @@ func TestTemplateFactsRemembered(t *testing.T) {
 	if m := decodeV1(t, res.Body); m["volumeInGb"] != 30.0 || facts.m[FactTemplate+"/t1"].Template.NoVolume {
 		t.Errorf("restored: %s, fact %+v", res.Body, facts.m[FactTemplate+"/t1"].Template)
 	}
+	mustBody(t, f.bodies("PATCH", "/v2/templates/t1"), `{"mounts":{"persistent":{"size":30,"path":"/workspace"}}}`)
 
 	// Without a fact store, the readme is lost (warned) and the volume
 	// cannot be removed (400).
@@ -401,4 +402,13 @@ func TestTemplateTransportErrors(t *testing.T) {
 	if res.RetryAfter != "2" {
 		t.Errorf("Retry-After %q", res.RetryAfter)
 	}
+}
+
+// mustBody checks that exactly one v2 body was sent, equal to want.
+func mustBody(t *testing.T, bodies []string, want string) {
+	t.Helper()
+	if len(bodies) != 1 {
+		t.Fatalf("%d bodies, want 1", len(bodies))
+	}
+	jsonEqual(t, "v2 body", []byte(bodies[0]), want)
 }
