@@ -93,7 +93,10 @@ type Memory struct {
 	now     func() time.Time
 	ttl     time.Duration
 	max     int
-	entries map[memKey]memEntry
+	// text is the bytes of template readmes held, bounded by maxText
+	// (a readme is up to 16 KiB; a million entries alone do not bound it).
+	text, maxText int
+	entries       map[memKey]memEntry
 	byTpl   map[string]map[string]struct{} // template id → endpoint ids
 }
 
@@ -107,7 +110,8 @@ type memEntry struct {
 // MemoryOptions configure NewMemory; zero values take the defaults.
 type MemoryOptions struct {
 	TTL        time.Duration    // 0: DefaultTTL
-	MaxEntries int              // 0: 1,000,000 (about 150 MB at most)
+	MaxEntries int              // 0: 1,000,000 (about 150 MB at most, readmes aside)
+	MaxText    int              // 0: 64 MiB of template readmes
 	Now        func() time.Time // nil: time.Now
 }
 
@@ -126,7 +130,10 @@ func NewMemory(o MemoryOptions) *Memory {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Memory{now: o.Now, ttl: o.TTL, max: o.MaxEntries, entries: map[memKey]memEntry{}, byTpl: map[string]map[string]struct{}{}}
+	if o.MaxText <= 0 {
+		o.MaxText = 64 << 20
+	}
+	return &Memory{now: o.Now, ttl: o.TTL, max: o.MaxEntries, maxText: o.MaxText, entries: map[memKey]memEntry{}, byTpl: map[string]map[string]struct{}{}}
 }
 
 // Kind implements Store.
@@ -188,6 +195,8 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 	old, had := m.entries[k]
 	if had && !now.Before(old.exp) {
 		m.unlink(kind, id, old.fact.TemplateID)
+		m.text -= textOf(old.fact)
+		delete(m.entries, k)
 		had = false
 	}
 	if !had && len(m.entries) >= m.max {
@@ -196,6 +205,17 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 			return ErrFull
 		}
 	}
+	grow := textOf(f)
+	if had {
+		grow -= textOf(old.fact)
+	}
+	if grow > 0 && m.text+grow > m.maxText {
+		m.sweep(now)
+		if m.text+grow > m.maxText {
+			return ErrFull
+		}
+	}
+	m.text += grow
 	if had {
 		f.Created = f.Created || old.fact.Created
 		if old.fact.TemplateID != f.TemplateID {
@@ -225,6 +245,7 @@ func (m *Memory) Forget(_ context.Context, kind, id string) error {
 	if e, ok := m.entries[k]; ok {
 		delete(m.entries, k)
 		m.unlink(kind, id, e.fact.TemplateID)
+		m.text -= textOf(e.fact)
 	}
 	return nil
 }
@@ -262,6 +283,15 @@ func (m *Memory) sweep(now time.Time) {
 		if !now.Before(e.exp) {
 			delete(m.entries, k)
 			m.unlink(k.kind, k.id, e.fact.TemplateID)
+			m.text -= textOf(e.fact)
 		}
 	}
+}
+
+// textOf is the readme bytes a fact holds (MemoryOptions.MaxText).
+func textOf(f translate.Fact) int {
+	if f.Template == nil || f.Template.Readme == nil {
+		return 0
+	}
+	return len(*f.Template.Readme)
 }

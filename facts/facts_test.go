@@ -313,3 +313,28 @@ func TestTemplateFactsRoundTrip(t *testing.T) {
 		t.Errorf("lookup %+v %v", got, err)
 	}
 }
+
+// Readmes are bounded by bytes, not only by entries (P12): a record that
+// would hold more than MaxText is refused (ErrFull, counted by the proxy,
+// never a failure of the request), and what a forget or a replacement frees
+// is counted back.
+func TestMemoryBoundsTemplateReadmes(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory(MemoryOptions{MaxText: 10})
+	readme := func(s string) translate.Fact { return translate.Fact{Template: &translate.TemplateFact{Readme: &s}} }
+	if err := m.Record(ctx, translate.FactTemplate, "a", readme("123456")); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Record(ctx, translate.FactTemplate, "b", readme("12345")); !errors.Is(err, ErrFull) {
+		t.Errorf("over the bound: %v, want ErrFull", err)
+	}
+	if err := m.Record(ctx, translate.FactTemplate, "a", readme("1234567890")); err != nil {
+		t.Errorf("a replacement within the bound: %v", err)
+	}
+	if err := m.Forget(ctx, translate.FactTemplate, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Record(ctx, translate.FactTemplate, "b", readme("1234567890")); err != nil {
+		t.Errorf("after a forget: %v", err)
+	}
+}
