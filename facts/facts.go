@@ -89,15 +89,15 @@ func decode(s string) (translate.Fact, bool) {
 
 // Memory is the in-memory store (one replica). Safe for concurrent use.
 type Memory struct {
-	mu      sync.Mutex
-	now     func() time.Time
-	ttl     time.Duration
-	max     int
+	mu  sync.Mutex
+	now func() time.Time
+	ttl time.Duration
+	max int
 	// text is the bytes of template readmes held, bounded by maxText
 	// (a readme is up to 16 KiB; a million entries alone do not bound it).
 	text, maxText int
 	entries       map[memKey]memEntry
-	byTpl   map[string]map[string]struct{} // template id → endpoint ids
+	byTpl         map[string]map[string]struct{} // template id → endpoint ids
 }
 
 type memKey struct{ kind, id string }
