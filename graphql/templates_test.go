@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/v1gateway/v1gateway/podjson"
-
 	"github.com/v1gateway/v1gateway/facts"
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // Templates: the documents runpod-python and runpodctl send.

@@ -13,9 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/v1gateway/v1gateway/podjson"
-
 	"github.com/v1gateway/v1gateway/internal/speccheck"
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // ---------------------------------------------------------------------------
