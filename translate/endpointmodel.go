@@ -98,7 +98,7 @@ type v1Endpoint struct {
 	ScalerType          string                 `json:"scalerType,omitempty"`
 	ScalerValue         *int                   `json:"scalerValue,omitempty"`
 	Template            *v1Template            `json:"template,omitempty"`
-	TemplateID          string                 `json:"templateId,omitempty"`
+	TemplateID          podjson.NullableString `json:"templateId"` // null: unknown (an endpoint made outside the gateway)
 	Version             *int                   `json:"version,omitempty"`
 	Workers             []v1Worker             `json:"workers,omitzero"`
 	WorkersMax          int                    `json:"workersMax"`
@@ -131,7 +131,7 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 		IdleTimeout:        e.Workers.IdleTimeout,
 		NetworkVolumeIDs:   nonNil(e.NetworkVolumes),
 		ScalerType:         e.Scaling.Type,
-		TemplateID:         e.TemplateID,
+		TemplateID:         podjson.NullableString(e.TemplateID),
 		WorkersMax:         e.Workers.Max,
 		WorkersMin:         e.Workers.Min,
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // The six v1 serverless endpoint operations (docs/design.md §8, #13–#18) against
@@ -216,7 +218,7 @@ func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
 	for i := range out {
 		e := &out[i]
 		for j := range e.Workers {
-			e.Workers[j].TemplateID = e.TemplateID
+			e.Workers[j].TemplateID = string(e.TemplateID)
 		}
 		if e.TemplateID == "" && e.ID != "" {
 			unknown = append(unknown, e.ID)
@@ -253,7 +255,7 @@ const maxTemplateViews = 10
 func (ea *endpointAnswers) templateViews(out []v1Endpoint) {
 	var ids []string
 	for i := range out {
-		id := out[i].TemplateID
+		id := string(out[i].TemplateID)
 		if out[i].Template != nil && ValidID(id) && !slices.Contains(ids, id) && len(ids) < maxTemplateViews {
 			ids = append(ids, id)
 		}
@@ -275,7 +277,7 @@ func (ea *endpointAnswers) templateViews(out []v1Endpoint) {
 		views[id] = v1TemplateFrom(t, known[id].Template)
 	}
 	for i := range out {
-		if v, ok := views[out[i].TemplateID]; ok && out[i].Template != nil {
+		if v, ok := views[string(out[i].TemplateID)]; ok && out[i].Template != nil {
 			out[i].Template = &v
 		}
 	}
@@ -323,7 +325,7 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 		return withNotes(r, ea.notes)
 	}
 	if templateID != "" {
-		out[0].TemplateID = templateID
+		out[0].TemplateID = podjson.NullableString(templateID)
 		if out[0].Template != nil {
 			out[0].Template.ID = templateID
 		}

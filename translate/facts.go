@@ -260,7 +260,7 @@ func fillEndpointTemplates(ctx context.Context, req *Request, out []v1Endpoint) 
 		if !ok || out[i].TemplateID != "" {
 			continue
 		}
-		out[i].TemplateID = f.TemplateID
+		out[i].TemplateID = podjson.NullableString(f.TemplateID)
 		if out[i].Template != nil {
 			out[i].Template.ID = f.TemplateID
 		}

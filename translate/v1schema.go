@@ -76,7 +76,7 @@ func sortedSet(m map[string]struct{}) []string {
 // network volume). COMPATIBILITY.md's answer tables list the same.
 var V1Nulls = map[string][]string{
 	"Template": {"containerRegistryAuthId", "earned", "isPublic", "isRunpod", "readme", "runtimeInMin", "volumeInGb"},
-	"Endpoint": {"minCudaVersion", "networkVolumeId"},
+	"Endpoint": {"minCudaVersion", "networkVolumeId", "templateId"},
 	// A serverless worker, answered as a Pod: its cost, savings plans,
 	// public address, network volume and mount path are unknown in v2; its
 	// container fields when it runs an older configuration than its
