@@ -26,7 +26,7 @@ type Note struct {
 var NoteCodes = map[string]string{
 	// Warnings (X-Compat-Warning).
 	CodeUnknownFields:            "fields outside the v1 schema were ignored",
-	CodeReadmeDropped:            "a template readme was not stored (v2 templates have none)",
+	CodeReadmeDropped:            "a template readme was not stored: v2 templates have none, and the gateway had no fact store or the readme was over 16 KiB",
 	CodeCandidatesUnranked:       "candidates were tried in the client's order: the v2 catalog could not be read",
 	CodeLostReplyRecovered:       "the v2 reply to a create was lost; the created resource was found and returned",
 	CodeLockNotApplied:           "a pod was created but locked=true could not be applied",
