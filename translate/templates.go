@@ -323,5 +323,6 @@ func deleteTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		// pod") keeps v2's detail; 404 (unknown, or a public template) → 400.
 		return FromV2Error(req.Op, a)
 	}
+	forgetFact(ctx, req, FactTemplate, id) // its readme, its volume removed
 	return &Result{Status: http.StatusNoContent}
 }

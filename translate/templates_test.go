@@ -192,6 +192,13 @@ func TestTemplateFactsRemembered(t *testing.T) {
 	}
 	mustBody(t, f.bodies("PATCH", "/v2/templates/t1"), `{"mounts":{"persistent":{"size":30,"path":"/workspace"}}}`)
 
+	// A delete v2 confirmed forgets what the gateway kept of the template.
+	res, _ = run(t, "DeleteTemplate", runOpts{params: params, facts: facts}, step{method: "DELETE", path: "/v2/templates/t1", status: 204})
+	wantStatus(t, res, 204)
+	if _, ok := facts.m[FactTemplate+"/t1"]; ok {
+		t.Error("the deleted template's facts were kept")
+	}
+
 	// Without a fact store, the readme is lost (warned) and the volume
 	// cannot be removed (400).
 	res, _ = run(t, "UpdateTemplate", runOpts{params: params, body: `{"volumeInGb":0}`},
