@@ -55,6 +55,7 @@ var NoteCodes = map[string]string{
 	CodeTemplateRolloutFailed:    "a template edit could not be rolled out to an endpoint made from it",
 	CodeTemplateIDUnknown:        "an endpoint's templateId (and its workers') was omitted: the endpoint was made outside the gateway and v2 keeps no link to its template",
 	CodeTemplateInlined:          "a pod was made from a template's settings sent without its volume instead of templateId (volumeInGb 0 on a template with a volume); templateId is kept by the gateway",
+	CodeTemplateVolumeRemembered: "volumeInGb 0 on a template with a volume, which v2 cannot remove: the gateway remembers it and makes pods from the template without it",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "a field that cannot be translated was dropped (compat_mode lenient, or field_policy drop), one note per field",
@@ -109,6 +110,7 @@ const (
 	CodeStockOut                 = "stock_out"
 	CodeTemplateInlined          = "template_inlined"
 	CodeTemplateIDUnknown        = "template_id_unknown"
+	CodeTemplateVolumeRemembered = "template_volume_remembered"
 	CodeGraphQLRefused           = "graphql_refused"
 	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
 	CodeGraphQLCloudNarrowed     = "graphql_cloud_narrowed"

@@ -208,6 +208,7 @@ type templateUpdate struct {
 	// cannot remove and the fact store remembers (TemplateFact.NoVolume);
 	// restoreVolume: a volume size was sent, which ends that.
 	removeVolume, restoreVolume bool
+	removedSize                 int // the size of the volume v2 keeps
 }
 
 func parseTemplateUpdate(body []byte) (*templateUpdate, *Result) {
@@ -286,7 +287,7 @@ func (u *templateUpdate) applyMounts(cur *v2TemplateForPod, remember bool) strin
 		if !remember {
 			return fmt.Sprintf("volumeInGb: 0 would remove template %q's %d GB volume, which v2 cannot do (a template's volume can be resized, not removed), and the gateway has no fact store to remember it in", cur.ID, c.Size)
 		}
-		u.removeVolume, u.volumeInGb = true, nil
+		u.removeVolume, u.removedSize, u.volumeInGb = true, c.Size, nil
 		if u.mountPath == "" {
 			return ""
 		}

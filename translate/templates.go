@@ -265,6 +265,9 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 		if u.removeVolume {
 			nf.NoVolume = true
+			// P7: what v2 still has is said, not hidden.
+			notes.warn(CodeTemplateVolumeRemembered, fmt.Sprintf("volumeInGb 0: v2 cannot remove template %s's %d GB volume; the gateway remembers it removed, answers volumeInGb 0 and makes pods from the template without it, but a pod made from it outside the gateway still gets the volume",
+				id, u.removedSize))
 		}
 		if u.restoreVolume {
 			nf.NoVolume = false

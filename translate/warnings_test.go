@@ -95,6 +95,16 @@ func warningCases() []warningCase {
 			op: "CreatePod", opts: runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dataCenterIds":["EU-RO-1"]}`},
 			script: []step{createStep(newPod("p1", set("dataCenterId", "US-TX-3")))}, code: CodePlacedOutsideDataCenters, status: 201,
 			check: func(t *testing.T, res *Result) { wantWarning(t, res, "v2 placed the pod in US-TX-3") }},
+		{name: "template volume removed with a fact store: remembered, and what v2 keeps is said",
+			op: "UpdateTemplate", opts: runOpts{params: map[string]string{"templateId": "t1"}, body: `{"volumeInGb":0}`, facts: newFakeFacts()},
+			script: []step{{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")}}, code: CodeTemplateVolumeRemembered, status: 200,
+			check: func(t *testing.T, res *Result) {
+				wantWarning(t, res, "v2 cannot remove template t1's 20 GB volume")
+				wantWarning(t, res, "outside the gateway still gets the volume")
+				if decodeV1(t, res.Body)["volumeInGb"] != 0.0 {
+					t.Errorf("answer %s", res.Body)
+				}
+			}},
 		{name: "template volume removed without a fact store: refused, saying why",
 			op: "UpdateTemplate", opts: runOpts{params: map[string]string{"templateId": "t1"}, body: `{"volumeInGb":0}`},
 			script: []step{{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")}}, code: CodeV2LimitRefused, status: 400},
