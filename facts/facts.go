@@ -10,7 +10,8 @@
 // gateway only ever applies a fact to a resource v2 has just returned, and
 // forgets it when the resource is deleted or v2 answers 404 for it. Entries
 // expire TTL after their last write (DefaultTTL, a year). Only ids are kept,
-// never a secret. Losing the store loses these links and nothing else.
+// and for a template what v1 had and v2 has no field for (its readme, its
+// volume removed), never a secret. Losing the store loses these links and nothing else.
 //
 // Imported by proxy and cmd only; it imports translate for the interface's
 // types, nothing else of the gateway.
@@ -40,12 +41,27 @@ type Store interface {
 
 var errKind = errors.New("facts: unknown kind")
 
-func validKind(kind string) bool { return kind == translate.FactPod || kind == translate.FactEndpoint }
+func validKind(kind string) bool {
+	return kind == translate.FactPod || kind == translate.FactEndpoint || kind == translate.FactTemplate
+}
 
 // encode is a fact as stored: "c:" (created through the gateway) or "u:"
-// (updated with templateId) followed by the template id.
+// (updated with templateId) followed by the template id; for a template,
+// "t:" then 'v' (its volume removed, NoVolume) or '-', then 'r' and the
+// readme, or '-' when the readme is unknown.
 func encode(f translate.Fact) string {
-	if f.Created {
+	switch {
+	case f.Template != nil:
+		b := []byte("t:--")
+		if f.Template.NoVolume {
+			b[2] = 'v'
+		}
+		if f.Template.Readme != nil {
+			b[3] = 'r'
+			return string(b) + *f.Template.Readme
+		}
+		return string(b)
+	case f.Created:
 		return "c:" + f.TemplateID
 	}
 	return "u:" + f.TemplateID
@@ -57,6 +73,13 @@ func decode(s string) (translate.Fact, bool) {
 		return translate.Fact{TemplateID: s[2:], Created: true}, true
 	case strings.HasPrefix(s, "u:") && len(s) > 2:
 		return translate.Fact{TemplateID: s[2:]}, true
+	case strings.HasPrefix(s, "t:") && len(s) >= 4:
+		t := &translate.TemplateFact{NoVolume: s[2] == 'v'}
+		if s[3] == 'r' {
+			r := s[4:]
+			t.Readme = &r
+		}
+		return translate.Fact{Template: t}, true
 	}
 	return translate.Fact{}, false
 }
@@ -66,12 +89,15 @@ func decode(s string) (translate.Fact, bool) {
 
 // Memory is the in-memory store (one replica). Safe for concurrent use.
 type Memory struct {
-	mu      sync.Mutex
-	now     func() time.Time
-	ttl     time.Duration
-	max     int
-	entries map[memKey]memEntry
-	byTpl   map[string]map[string]struct{} // template id → endpoint ids
+	mu  sync.Mutex
+	now func() time.Time
+	ttl time.Duration
+	max int
+	// text is the bytes of template readmes held, bounded by maxText
+	// (a readme is up to 16 KiB; a million entries alone do not bound it).
+	text, maxText int
+	entries       map[memKey]memEntry
+	byTpl         map[string]map[string]struct{} // template id → endpoint ids
 }
 
 type memKey struct{ kind, id string }
@@ -84,7 +110,8 @@ type memEntry struct {
 // MemoryOptions configure NewMemory; zero values take the defaults.
 type MemoryOptions struct {
 	TTL        time.Duration    // 0: DefaultTTL
-	MaxEntries int              // 0: 1,000,000 (about 150 MB at most)
+	MaxEntries int              // 0: 1,000,000 (about 150 MB at most, readmes aside)
+	MaxText    int              // 0: 64 MiB of template readmes
 	Now        func() time.Time // nil: time.Now
 }
 
@@ -103,7 +130,10 @@ func NewMemory(o MemoryOptions) *Memory {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &Memory{now: o.Now, ttl: o.TTL, max: o.MaxEntries, entries: map[memKey]memEntry{}, byTpl: map[string]map[string]struct{}{}}
+	if o.MaxText <= 0 {
+		o.MaxText = 64 << 20
+	}
+	return &Memory{now: o.Now, ttl: o.TTL, max: o.MaxEntries, maxText: o.MaxText, entries: map[memKey]memEntry{}, byTpl: map[string]map[string]struct{}{}}
 }
 
 // Kind implements Store.
@@ -150,6 +180,14 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 	// The strings may point into a buffer the caller reuses (the gateway
 	// decodes v2 answers without copying): the store keeps copies.
 	id, f.TemplateID = strings.Clone(id), strings.Clone(f.TemplateID)
+	if t := f.Template; t != nil {
+		c := *t
+		if c.Readme != nil {
+			r := strings.Clone(*c.Readme)
+			c.Readme = &r
+		}
+		f.Template = &c
+	}
 	now := m.now()
 	k := memKey{kind, id}
 	m.mu.Lock()
@@ -157,6 +195,8 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 	old, had := m.entries[k]
 	if had && !now.Before(old.exp) {
 		m.unlink(kind, id, old.fact.TemplateID)
+		m.text -= textOf(old.fact)
+		delete(m.entries, k)
 		had = false
 	}
 	if !had && len(m.entries) >= m.max {
@@ -165,6 +205,17 @@ func (m *Memory) Record(_ context.Context, kind, id string, f translate.Fact) er
 			return ErrFull
 		}
 	}
+	grow := textOf(f)
+	if had {
+		grow -= textOf(old.fact)
+	}
+	if grow > 0 && m.text+grow > m.maxText {
+		m.sweep(now)
+		if m.text+grow > m.maxText {
+			return ErrFull
+		}
+	}
+	m.text += grow
 	if had {
 		f.Created = f.Created || old.fact.Created
 		if old.fact.TemplateID != f.TemplateID {
@@ -194,6 +245,7 @@ func (m *Memory) Forget(_ context.Context, kind, id string) error {
 	if e, ok := m.entries[k]; ok {
 		delete(m.entries, k)
 		m.unlink(kind, id, e.fact.TemplateID)
+		m.text -= textOf(e.fact)
 	}
 	return nil
 }
@@ -231,6 +283,15 @@ func (m *Memory) sweep(now time.Time) {
 		if !now.Before(e.exp) {
 			delete(m.entries, k)
 			m.unlink(k.kind, k.id, e.fact.TemplateID)
+			m.text -= textOf(e.fact)
 		}
 	}
+}
+
+// textOf is the readme bytes a fact holds (MemoryOptions.MaxText).
+func textOf(f translate.Fact) int {
+	if f.Template == nil || f.Template.Readme == nil {
+		return 0
+	}
+	return len(*f.Template.Readme)
 }

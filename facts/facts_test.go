@@ -290,3 +290,51 @@ func TestMemoryKeepsCopiesOfIdsThatPointIntoReusedBuffers(t *testing.T) {
 		t.Fatalf("template endpoints after the buffer was reused: %v", eps)
 	}
 }
+
+// A template's facts (its readme, its volume removed) are kept as they
+// were recorded, by both stores' encoding (issue 37).
+func TestTemplateFactsRoundTrip(t *testing.T) {
+	readme, empty := "# notes\nwith t:-r in it", ""
+	for _, f := range []translate.TemplateFact{
+		{Readme: &readme}, {Readme: &empty}, {NoVolume: true}, {NoVolume: true, Readme: &readme}, {},
+	} {
+		got, ok := decode(encode(translate.Fact{Template: &f}))
+		if !ok || got.Template == nil || got.Template.NoVolume != f.NoVolume || (got.Template.Readme == nil) != (f.Readme == nil) ||
+			(f.Readme != nil && *got.Template.Readme != *f.Readme) {
+			t.Errorf("%+v: decoded %+v %v", f, got.Template, ok)
+		}
+	}
+	m := NewMemory(MemoryOptions{})
+	if err := m.Record(context.Background(), translate.FactTemplate, "t1", translate.Fact{Template: &translate.TemplateFact{Readme: &readme, NoVolume: true}}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.Lookup(context.Background(), translate.FactTemplate, []string{"t1", "t2"})
+	if err != nil || len(got) != 1 || !got["t1"].Template.NoVolume || *got["t1"].Template.Readme != readme {
+		t.Errorf("lookup %+v %v", got, err)
+	}
+}
+
+// Readmes are bounded by bytes, not only by entries (P12): a record that
+// would hold more than MaxText is refused (ErrFull, counted by the proxy,
+// never a failure of the request), and what a forget or a replacement frees
+// is counted back.
+func TestMemoryBoundsTemplateReadmes(t *testing.T) {
+	ctx := context.Background()
+	m := NewMemory(MemoryOptions{MaxText: 10})
+	readme := func(s string) translate.Fact { return translate.Fact{Template: &translate.TemplateFact{Readme: &s}} }
+	if err := m.Record(ctx, translate.FactTemplate, "a", readme("123456")); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Record(ctx, translate.FactTemplate, "b", readme("12345")); !errors.Is(err, ErrFull) {
+		t.Errorf("over the bound: %v, want ErrFull", err)
+	}
+	if err := m.Record(ctx, translate.FactTemplate, "a", readme("1234567890")); err != nil {
+		t.Errorf("a replacement within the bound: %v", err)
+	}
+	if err := m.Forget(ctx, translate.FactTemplate, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Record(ctx, translate.FactTemplate, "b", readme("1234567890")); err != nil {
+		t.Errorf("after a forget: %v", err)
+	}
+}

@@ -187,7 +187,7 @@ func (r *Redis) Record(ctx context.Context, kind, id string, f translate.Fact) e
 		return err
 	}
 	k := r.key(kind, id)
-	if kind == translate.FactPod {
+	if kind != translate.FactEndpoint {
 		return r.failed(r.client.Set(ctx, k, encode(f), r.ttl).Err())
 	}
 	oldRaw, err := r.client.Get(ctx, k).Result()
@@ -219,7 +219,7 @@ func (r *Redis) Forget(ctx context.Context, kind, id string) error {
 		return err
 	}
 	k := r.key(kind, id)
-	if kind == translate.FactPod {
+	if kind != translate.FactEndpoint {
 		return r.failed(r.client.Del(ctx, k).Err())
 	}
 	oldRaw, err := r.client.GetDel(ctx, k).Result()

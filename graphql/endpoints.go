@@ -124,7 +124,7 @@ var endpointFields = fieldTable[*endpointObject]{
 		return strings.Join(e.m.V2.DataCenterIDs, ","), nil
 	},
 	"templateId": func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) {
-		return nonEmpty(e.m.V1.TemplateID), nil
+		return nonEmpty(string(e.m.V1.TemplateID)), nil
 	},
 	"env":       func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) { return envObjects(e.m.V2.Env), nil },
 	"createdAt": func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) { return nonEmpty(e.m.V2.CreatedAt), nil },
@@ -136,7 +136,7 @@ var endpointFields = fieldTable[*endpointObject]{
 		return *e.m.V1.Version, nil
 	},
 	"networkVolumeId": func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) {
-		return nonEmpty(e.m.V1.NetworkVolumeID), nil
+		return nonEmpty(string(e.m.V1.NetworkVolumeID)), nil
 	},
 	"networkVolume": func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if len(e.m.V2.NetworkVolumes) == 0 {
@@ -399,7 +399,7 @@ func (ec *execCtx) endpointBody(in input, cur *endpointObject) (map[string]any, 
 	if s := str("name"); s != "" {
 		b["name"] = s
 	}
-	if s := str("templateId"); s != "" && (cur == nil || s != cur.m.V1.TemplateID) {
+	if s := str("templateId"); s != "" && (cur == nil || s != string(cur.m.V1.TemplateID)) {
 		b["templateId"] = s
 	}
 	copyInt("gpuCount", "gpuCount")

@@ -145,9 +145,14 @@ var templateFields = fieldTable[*templateObject]{
 		}
 		return nonEmpty(*t.m.V2.Registry), nil
 	},
-	"startSsh":      func(t *templateObject, _ *execCtx, _ *ast.Field) (any, error) { return t.m.V2.StartSSH, nil },
-	"startJupyter":  func(t *templateObject, _ *execCtx, _ *ast.Field) (any, error) { return t.m.V2.StartJupyter, nil },
-	"readme":        unansweredField[*templateObject]("PodTemplate", "readme"),
+	"startSsh":     func(t *templateObject, _ *execCtx, _ *ast.Field) (any, error) { return t.m.V2.StartSSH, nil },
+	"startJupyter": func(t *templateObject, _ *execCtx, _ *ast.Field) (any, error) { return t.m.V2.StartJupyter, nil },
+	"readme": func(t *templateObject, ec *execCtx, _ *ast.Field) (any, error) {
+		if t.m.V1 != nil && t.m.V1.Readme != nil { // remembered by the gateway (v2 has none)
+			return *t.m.V1.Readme, nil
+		}
+		return ec.unanswered("PodTemplate", "readme")
+	},
 	"portsConfig":   unansweredField[*templateObject]("PodTemplate", "portsConfig"),
 	"startScript":   unansweredField[*templateObject]("PodTemplate", "startScript"),
 	"advancedStart": unansweredField[*templateObject]("PodTemplate", "advancedStart"),
@@ -247,7 +252,7 @@ func (ec *execCtx) templateBody(in input, cur *templateObject) (map[string]any, 
 		b["isPublic"] = v
 	}
 	if s := str("readme"); s != "" {
-		b["readme"] = s // v1's plan warns that v2 keeps no readme
+		b["readme"] = s // v1's plan keeps it in the fact store (v2 has none)
 	}
 	templateVolume(in, cur, b)
 	reg := str("containerRegistryAuthId")

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/v1gateway/v1gateway/facts"
 	"github.com/v1gateway/v1gateway/podjson"
 )
 
@@ -317,5 +318,21 @@ func TestPodTemplateAliasesAndFragments(t *testing.T) {
 	if path(a.Data, "t.tid") != s.podTemplate || path(a.Data, "t.disk") != 50.0 || path(a.Data, "t.e.0.k") != "JUPYTER_ENABLE_LAB" ||
 		path(a.Data, "t.e.0.v") != "yes" || str(path(a.Data, "t.image")) == "" || path(a.Data, "all.0.__typename") != "PodTemplate" {
 		t.Errorf("%s", a.raw)
+	}
+}
+
+// A template's readme, which v2 has no field for, is answered from the fact
+// store the v1 plans keep it in (issue 37), by the GraphQL door as by v1.
+func TestTemplateReadmeRememberedThroughTheDoor(t *testing.T) {
+	w := newWorld(t)
+	w.env.Facts = facts.NewMemory(facts.MemoryOptions{})
+	a := w.ok(`mutation { saveTemplate(input: {name: "r", imageName: "img:1", containerDiskInGb: 10, volumeInGb: 0, readme: "# hi"}) { id readme } }`, "")
+	id, _ := path(a.Data, "saveTemplate.id").(string)
+	if path(a.Data, "saveTemplate.readme") != "# hi" {
+		t.Errorf("saveTemplate: %s", a.raw)
+	}
+	a = w.ok(`{ podTemplate(id: "`+id+`") { readme } }`, "")
+	if path(a.Data, "podTemplate.readme") != "# hi" || a.warned("PodTemplate.readme") {
+		t.Errorf("podTemplate: %s", a.raw)
 	}
 }

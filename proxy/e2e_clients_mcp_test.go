@@ -71,7 +71,7 @@ func runpodMCP(version string) []clientCase {
 		clientCase{name: c + "create-template {isServerless, dockerStartCmd, readme}", method: "POST", path: "/v1/templates",
 			body:   `{"name":"tpl-sls-mcp","imageName":"alpine:3","isServerless":true,"ports":["8000/http"],"dockerStartCmd":["python","handler.py"],"env":{"K":"v"},"containerDiskInGb":10,"readme":"# hi"}`,
 			status: 200, save: "mcpsls", reads: []string{"id", "name", "imageName", "dockerStartCmd"},
-			check: func(t *testing.T, w *clientWorld, r *e2eResp) { wantWarning(t, r) }}, // readme has no v2 home
+			check: wantField("readme", "# hi")}, // v2 has no readme: the fact store keeps it
 		clientCase{name: c + "create-template {isServerless} (for the CPU endpoint)", method: "POST", path: "/v1/templates",
 			body:   `{"name":"tpl-cpu-mcp","imageName":"alpine:3","isServerless":true}`,
 			status: 200, save: "mcpslscpu", reads: []string{"id"}},

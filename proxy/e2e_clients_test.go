@@ -382,8 +382,8 @@ var clientReleases = []struct {
 }{
 	{name: "runpodctl 2.7.2", cases: runpodctl272, usage: []string{translate.CodeResetRefused, translate.CodeRegistryUnset}},
 	{name: "runpodctl 2.7.2 GraphQL", cases: runpodctlGraphQL},
-	{name: "runpod-mcp 1.3.0", cases: func() []clientCase { return runpodMCP("1.3.0") }, usage: []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset}},
-	{name: "runpod-mcp 3.2.0", cases: func() []clientCase { return runpodMCP("3.2.0") }, usage: []string{translate.CodeReadmeDropped, translate.CodeRegistryUnset, translate.CodeUnknownFields}},
+	{name: "runpod-mcp 1.3.0", cases: func() []clientCase { return runpodMCP("1.3.0") }, usage: []string{translate.CodeRegistryUnset}},
+	{name: "runpod-mcp 3.2.0", cases: func() []clientCase { return runpodMCP("3.2.0") }, usage: []string{translate.CodeRegistryUnset, translate.CodeUnknownFields}},
 	{name: "runpod-mcp 3.2.0 keyless GraphQL", cases: runpodMCPKeylessGraphQL, usage: []string{usage.Anonymous}},
 	{name: "runpod-mcp 4.0.0", cases: runpodMCP400, usage: []string{usage.PassThrough}},
 	{name: "Terraform provider (official) 23c31e3", cases: terraformOfficial,

@@ -115,12 +115,13 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 		t.Errorf("get %s", g.body)
 	}
 
-	// List with workers and the synthesised template.
+	// List with workers and the template, which the gateway knows (the
+	// fact store) and reads (issue 37).
 	e.clock.advance(30e9)
 	m = e.mark()
 	l := e.v1("GET", "/v1/endpoints?includeWorkers=true&includeTemplate=true", "")
 	e.want(l, 200)
-	e.wantCalls(m, "GET /v2/serverless", "GET /v2/serverless/"+id+"/workers")
+	e.wantCalls(m, "GET /v2/serverless", "GET /v2/serverless/"+id+"/workers", "GET /v2/templates/"+tplID)
 	items := l.list(t)
 	if len(items) != 1 {
 		t.Fatalf("list %s", l.body)
@@ -129,6 +130,11 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 	tp, _ := items[0]["template"].(map[string]any)
 	if len(ws) != 1 || ws[0].(map[string]any)["endpointId"] != id || tp["imageName"] != "runpod/worker-sdxl:1" || tp["isServerless"] != true || tp["id"] != tplID || items[0]["templateId"] != tplID {
 		t.Errorf("list %s", l.body)
+	}
+	// A worker runs its endpoint's container (issue 37): v1's Pod keys.
+	if w, _ := ws[0].(map[string]any); w == nil || w["containerDiskInGb"] == nil || w["env"] == nil || w["ports"] == nil ||
+		w["interruptible"] != false || w["volumeInGb"] != 0.0 || !hasKeys(w, "costPerHr", "savingsPlans", "publicIp", "dockerEntrypoint") {
+		t.Errorf("worker %v", ws[0])
 	}
 
 	// Update: scaler value only (current type), flashboot, a wider GPU set.
@@ -280,4 +286,13 @@ func testE2EEndpointVariants(t *testing.T, rd simReading) {
 			}
 		}
 	})
+}
+
+func hasKeys(m map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return false
+		}
+	}
+	return true
 }

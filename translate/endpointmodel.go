@@ -79,30 +79,30 @@ type v2EndpointWorkersAnswer struct {
 // answers, and otherwise comes from the fact store (or v2, if it ever
 // returns it).
 type v1Endpoint struct {
-	ID                  string          `json:"id"`
-	Name                string          `json:"name"`
-	AllowedCudaVersions []string        `json:"allowedCudaVersions,omitzero"`
-	ComputeType         string          `json:"computeType"`
-	CreatedAt           string          `json:"createdAt,omitempty"`
-	DataCenterIDs       []string        `json:"dataCenterIds"`
-	Env                 json.RawMessage `json:"env"`
-	ExecutionTimeoutMs  int             `json:"executionTimeoutMs"`
-	Flashboot           *bool           `json:"flashboot,omitempty"` // outside v1's Endpoint schema; v1 create's flashboot
-	GpuCount            *int            `json:"gpuCount,omitempty"`
-	GpuTypeIDs          []string        `json:"gpuTypeIds,omitzero"`
-	IdleTimeout         *int            `json:"idleTimeout,omitempty"`
-	InstanceIDs         []string        `json:"instanceIds,omitzero"`
-	MinCudaVersion      string          `json:"minCudaVersion,omitempty"`
-	NetworkVolumeID     string          `json:"networkVolumeId,omitempty"`
-	NetworkVolumeIDs    []string        `json:"networkVolumeIds"`
-	ScalerType          string          `json:"scalerType,omitempty"`
-	ScalerValue         *int            `json:"scalerValue,omitempty"`
-	Template            *v1Template     `json:"template,omitempty"`
-	TemplateID          string          `json:"templateId,omitempty"`
-	Version             *int            `json:"version,omitempty"`
-	Workers             []v1Worker      `json:"workers,omitzero"`
-	WorkersMax          int             `json:"workersMax"`
-	WorkersMin          int             `json:"workersMin"`
+	ID                  string                 `json:"id"`
+	Name                string                 `json:"name"`
+	AllowedCudaVersions []string               `json:"allowedCudaVersions,omitzero"`
+	ComputeType         string                 `json:"computeType"`
+	CreatedAt           string                 `json:"createdAt,omitempty"`
+	DataCenterIDs       []string               `json:"dataCenterIds"`
+	Env                 json.RawMessage        `json:"env"`
+	ExecutionTimeoutMs  int                    `json:"executionTimeoutMs"`
+	Flashboot           *bool                  `json:"flashboot,omitempty"` // outside v1's Endpoint schema; v1 create's flashboot
+	GpuCount            *int                   `json:"gpuCount,omitempty"`
+	GpuTypeIDs          []string               `json:"gpuTypeIds,omitzero"`
+	IdleTimeout         *int                   `json:"idleTimeout,omitempty"`
+	InstanceIDs         []string               `json:"instanceIds,omitzero"`
+	MinCudaVersion      podjson.NullableString `json:"minCudaVersion"`  // null: none (or not a v1 value)
+	NetworkVolumeID     podjson.NullableString `json:"networkVolumeId"` // null: none
+	NetworkVolumeIDs    []string               `json:"networkVolumeIds"`
+	ScalerType          string                 `json:"scalerType,omitempty"`
+	ScalerValue         *int                   `json:"scalerValue,omitempty"`
+	Template            *v1Template            `json:"template,omitempty"`
+	TemplateID          podjson.NullableString `json:"templateId"` // null: unknown (an endpoint made outside the gateway)
+	Version             *int                   `json:"version,omitempty"`
+	Workers             []v1Worker             `json:"workers,omitzero"`
+	WorkersMax          int                    `json:"workersMax"`
+	WorkersMin          int                    `json:"workersMin"`
 }
 
 // v1Flashboot is v1 flashboot (a boolean) from v2 flashboot: OFF is false,
@@ -131,12 +131,12 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 		IdleTimeout:        e.Workers.IdleTimeout,
 		NetworkVolumeIDs:   nonNil(e.NetworkVolumes),
 		ScalerType:         e.Scaling.Type,
-		TemplateID:         e.TemplateID,
+		TemplateID:         podjson.NullableString(e.TemplateID),
 		WorkersMax:         e.Workers.Max,
 		WorkersMin:         e.Workers.Min,
 	}
 	if len(e.NetworkVolumes) > 0 {
-		out.NetworkVolumeID = e.NetworkVolumes[0]
+		out.NetworkVolumeID = podjson.NullableString(e.NetworkVolumes[0])
 	}
 	switch e.Scaling.Type {
 	case "QUEUE_DELAY":
@@ -160,7 +160,7 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 		}
 		if m := e.GPU.MinCudaVersion; m != nil {
 			if _, ok := v1CudaVersions[*m]; ok {
-				out.MinCudaVersion = *m
+				out.MinCudaVersion = podjson.NullableString(*m)
 			}
 		}
 	} else {
@@ -194,18 +194,21 @@ func nonNil(s []string) []string {
 // endpointTemplateView is includeTemplate=true: v2 Endpoint has no link to
 // its bound template, so the template is synthesised from the endpoint's own
 // container settings (what the template supplied at create time, plus later
-// edits). id, name, readme and the volume fields cannot be filled.
+// edits); name, category, isPublic, isRunpod, readme and the volume are null.
+// When the gateway knows the endpoint's template (the fact store), the
+// template itself is answered instead (endpointAnswers.templateViews).
 func endpointTemplateView(e *v2Endpoint) *v1Template {
 	t := &v1Template{
 		ImageName:         e.Image,
 		ContainerDiskInGb: e.Disk,
-		DockerStartCmd:    podjson.SplitPodArgs(e.Args),
+		DockerEntrypoint:  []string{},
+		DockerStartCmd:    nonNil(podjson.SplitPodArgs(e.Args)),
 		Env:               rawOr(e.Env, jsonEmptyObject),
 		Ports:             rawOr(e.Ports, jsonEmptyArray),
 		IsServerless:      true,
 	}
-	if e.Registry != nil {
-		t.ContainerRegistryAuthID = *e.Registry
+	if e.Registry != nil && *e.Registry != "" {
+		t.ContainerRegistryAuthID = ptrTo(*e.Registry)
 	}
 	return t
 }
@@ -313,4 +316,22 @@ func cudaAtLeast(allowed []string, floor string) []string {
 		}
 	}
 	return out
+}
+
+// noPoolMessage is the 400 of gpuTypeIds none of which v2 serverless can
+// select: it names, in v1's words, the v1 GPU types that it can (never a v2
+// route, which a v1 client cannot call).
+func noPoolMessage(listed []string, cat *v2GPUPoolCatalog) string {
+	var can []string
+	for _, g := range cat.GPUs {
+		if _, v1 := v1GPUTypeIDs[g.ID]; v1 && g.Pool != nil && *g.Pool != "" {
+			can = append(can, g.ID)
+		}
+	}
+	slices.Sort(can)
+	msg := "gpuTypeIds: none of " + strings.Join(listed, ", ") + " can run serverless workers in v2 (v2 places workers only on the GPU types of its serverless pools)"
+	if len(can) > 0 {
+		msg += "; send one or more of: " + strings.Join(can, ", ")
+	}
+	return msg
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/v1gateway/v1gateway/podjson"
 )
 
 // The six v1 serverless endpoint operations (docs/design.md §8, #13–#18) against
@@ -22,7 +24,7 @@ import (
 const (
 	warnPools = "gpuTypeIds: v2 selects serverless GPUs by pool (%s) minus excluded types; exactly the listed types are eligible today, " +
 		"but a GPU type added to these pools later becomes eligible (and billable) without notice: v2 has no allow-list"
-	warnTemplateSnapshot = "templateId: v2 applied the template's container settings to the endpoint once; " +
+	warnTemplateSnapshot = "templateId: v2 applied the template's container settings to the endpoint once, and the gateway has no fact store to remember the link; " +
 		"later edits of the template will not roll out to this endpoint (update the endpoint with templateId again)"
 	warnDeleteTemplate = "v2 also permanently deleted the endpoint's bound template; the v2 document does not say whether that is the template " +
 		"the endpoint was created from (if it is, that template is gone and creating an endpoint from the same templateId will fail); " +
@@ -165,6 +167,7 @@ func (ea *endpointAnswers) build(eps []v2Endpoint, q *endpointQuery, versions bo
 			if r := ea.workers(&out[i]); r != nil {
 				return nil, r
 			}
+			workerContainer(out[i].Workers, &eps[i])
 		}
 	case versions:
 		ea.versions(out)
@@ -196,6 +199,9 @@ func (ea *endpointAnswers) workers(out *v1Endpoint) *Result {
 		ws[i] = podWorker{list.Workers[i], out.ID}
 	}
 	out.Workers = filterWorkers(&podQuery{}, ws, true)
+	if out.Workers == nil {
+		out.Workers = []v1Worker{} // asked for: none is [], not an absent key
+	}
 	out.Version = list.EndpointVersion
 	return nil
 }
@@ -207,11 +213,12 @@ func (ea *endpointAnswers) workers(out *v1Endpoint) *Result {
 // template, and the gateway knows it only for the endpoints created or
 // updated through it (P8). Nothing is invented.
 func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
+	ea.templateViews(out)
 	var unknown []string
 	for i := range out {
 		e := &out[i]
 		for j := range e.Workers {
-			e.Workers[j].TemplateID = e.TemplateID
+			e.Workers[j].TemplateID = string(e.TemplateID)
 		}
 		if e.TemplateID == "" && e.ID != "" {
 			unknown = append(unknown, e.ID)
@@ -232,6 +239,48 @@ func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
 		what += map[bool]string{true: " and its workers", false: " and their workers"}[len(unknown) == 1]
 	}
 	ea.warn(CodeTemplateIDUnknown, "templateId omitted for "+what+": v2 keeps no link from an endpoint to its template, and the gateway knows it only for endpoints created or updated through it (an update with templateId records it)")
+}
+
+// maxTemplateViews bounds the templates one endpoint answer reads for
+// includeTemplate (P12): beyond it, the view synthesised from the endpoint
+// stays.
+const maxTemplateViews = 10
+
+// templateViews answers includeTemplate with the endpoint's template itself
+// when the gateway knows which it is (the fact store, P8), as v1 did: one
+// GET /v2/templates/{id} per distinct template, with what the gateway
+// remembers of it (readme, a volume removed). A template v2 cannot give
+// keeps the view synthesised from the endpoint's own settings, which the
+// template's rollouts keep equal to it.
+func (ea *endpointAnswers) templateViews(out []v1Endpoint) {
+	var ids []string
+	for i := range out {
+		id := string(out[i].TemplateID)
+		if out[i].Template != nil && ValidID(id) && !slices.Contains(ids, id) && len(ids) < maxTemplateViews {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	known := lookupFacts(ea.ctx, ea.req, FactTemplate, ids)
+	views := make(map[string]v1Template, len(ids))
+	for _, id := range ids {
+		a, err := ea.c.Call(ea.ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", id)})
+		if err != nil || !a.OK() {
+			continue
+		}
+		t, r := decodeV2[v2TemplateForPod](a, "a template")
+		if r != nil || t.ID != id {
+			continue
+		}
+		views[id] = v1TemplateFrom(t, known[id].Template)
+	}
+	for i := range out {
+		if v, ok := views[string(out[i].TemplateID)]; ok && out[i].Template != nil {
+			out[i].Template = &v
+		}
+	}
 }
 
 // versions fills version from one GET /v2/serverless/{id}/releases per
@@ -276,7 +325,7 @@ func (ea *endpointAnswers) one(e *v2Endpoint, q *endpointQuery, templateID strin
 		return withNotes(r, ea.notes)
 	}
 	if templateID != "" {
-		out[0].TemplateID = templateID
+		out[0].TemplateID = podjson.NullableString(templateID)
 		if out[0].Template != nil {
 			out[0].Template.ID = templateID
 		}
@@ -357,7 +406,7 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		}
 		pools, excluded, dropped := cat.poolSelection(in.gpuTypeIDs)
 		if len(pools) == 0 {
-			return withNotes(refuseV2("gpuTypeIds: none of "+strings.Join(in.gpuTypeIDs, ", ")+" is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)"), notes)
+			return withNotes(refuseV2(noPoolMessage(in.gpuTypeIDs, cat)), notes)
 		}
 		if len(dropped) > 0 {
 			notes.warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))
@@ -636,7 +685,7 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 			return withNotes(r, notes)
 		}
 	}
-	body, r := u.build(cur, cat, notes)
+	body, r := u.build(cur, cat, notes, req.Facts != nil)
 	if r != nil {
 		return withNotes(r, notes)
 	}
@@ -679,14 +728,20 @@ func (b *v2UpdateEndpointBody) empty() bool {
 // build turns the update into a v2 PATCH body, using the current endpoint
 // (when needsCurrent) and the GPU catalog (when gpuTypeIds is sent to a GPU
 // endpoint). It returns the v1 answer of a 400 instead when v2 cannot do
-// what was asked.
-func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result) (v2UpdateEndpointBody, *Result) {
+// what was asked. rollsOut says whether the gateway records the endpoint's
+// template (a fact store), so that the template's later edits reach it.
+func (u *endpointUpdate) build(cur *v2Endpoint, cat *v2GPUPoolCatalog, notes *Result, rollsOut bool) (v2UpdateEndpointBody, *Result) {
 	var body v2UpdateEndpointBody
 	warn := notes.warn
 	body.Name = u.name
 	if u.templateID != "" {
 		body.TemplateID = u.templateID
-		warn(CodeTemplateSnapshot, warnTemplateSnapshot)
+		if !rollsOut {
+			// With a fact store the endpoint is recorded as made from the
+			// template and its edits roll out to it (rollOutTemplate), as
+			// in v1: nothing to warn of.
+			warn(CodeTemplateSnapshot, warnTemplateSnapshot)
+		}
 	}
 
 	// Scaling: whichever half is missing comes from the current endpoint.
@@ -808,7 +863,7 @@ func (u *endpointUpdate) buildGPU(body *v2UpdateEndpointBody, cur *v2Endpoint, c
 		}
 		pools, excluded, dropped := cat.poolSelection(u.gpuTypeIDs)
 		if len(pools) == 0 {
-			return refuseV2("gpuTypeIds: none of " + strings.Join(u.gpuTypeIDs, ", ") + " is in a v2 serverless GPU pool (see GET /v2/catalog/gpus, field pool)")
+			return refuseV2(noPoolMessage(u.gpuTypeIDs, cat))
 		}
 		if len(dropped) > 0 {
 			warn(CodeGPUTypesDropped, droppedTypesWarning(dropped))

@@ -197,7 +197,7 @@ func TestCreateEndpointAnswer(t *testing.T) {
 	wantStatus(t, res, 200)
 	jsonEqual(t, "v1 endpoint", res.Body, `{"id":"ep1","name":"image-generator","allowedCudaVersions":["12.8"],"computeType":"GPU",
 		"createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],"env":{"MODEL":"sdxl"},"executionTimeoutMs":600000,"flashboot":false,"gpuCount":2,
-		"gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA A40","NVIDIA RTX A6000"],"idleTimeout":5,"networkVolumeId":"vol1",
+		"gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA A40","NVIDIA RTX A6000"],"idleTimeout":5,"minCudaVersion":null,"networkVolumeId":"vol1",
 		"networkVolumeIds":["vol1","vol2"],"scalerType":"QUEUE_DELAY","scalerValue":4,"templateId":"tpl1","version":1,
 		"workersMax":3,"workersMin":0}`)
 }
@@ -221,7 +221,7 @@ func TestCreateEndpointRejects(t *testing.T) {
 		{"CUDA set below the floor", `{"templateId":"t","gpuTypeIds":["NVIDIA L4"],"allowedCudaVersions":["11.8","12.0"],"minCudaVersion":"12.4"}`, nil, 400,
 			[]string{"allowedCudaVersions: none of 11.8, 12.0 is at or above minCudaVersion 12.4"}},
 		{"no type in a pool", `{"templateId":"t","name":"n","gpuTypeIds":["AMD Instinct MI300X OAM"]}`, []step{catalogStep()}, 400,
-			[]string{"gpuTypeIds: none of AMD Instinct MI300X OAM is in a v2 serverless GPU pool"}},
+			[]string{"gpuTypeIds: none of AMD Instinct MI300X OAM can run serverless workers in v2"}},
 		{"catalog down", `{"templateId":"t","name":"n","gpuTypeIds":["NVIDIA L4"]}`,
 			[]step{{method: "GET", path: "/v2/catalog/gpus", status: 503, body: problem(503, "maintenance")}}, 502,
 			[]string{"gpuTypeIds: the v2 GPU catalog could not be read: maintenance"}},
@@ -356,18 +356,18 @@ func TestREndpoint(t *testing.T) {
 	}{
 		{"CPU endpoint", endpoint("e", cpuEndpoint, set("networkVolumes", `[]`), set("dataCenterIds", `[]`)),
 			`{"id":"e","name":"image-generator","computeType":"CPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":[],"env":{"MODEL":"sdxl"},
-			"executionTimeoutMs":300000,"flashboot":false,"idleTimeout":5,"instanceIds":["cpu5c-4-8","cpu5g-8-32"],"networkVolumeIds":[],"scalerType":"QUEUE_DELAY",
-			"scalerValue":4,"version":3,"workersMax":3,"workersMin":0}`},
+			"executionTimeoutMs":300000,"flashboot":false,"idleTimeout":5,"instanceIds":["cpu5c-4-8","cpu5g-8-32"],"minCudaVersion":null,"networkVolumeId":null,"networkVolumeIds":[],"scalerType":"QUEUE_DELAY",
+			"scalerValue":4,"templateId":null,"version":3,"workersMax":3,"workersMin":0}`},
 		{"REQUEST_COUNT, no idleTimeout, floor, fractional never", endpoint("e", set("scaling", `{"type":"REQUEST_COUNT","requestCount":7}`),
 			set("workers", `{"min":1,"max":2}`), set("gpu", `{"pools":["AMPERE_48"],"count":1,"allowedCudaVersions":[],"minCudaVersion":"12.4"}`)),
 			`{"id":"e","name":"image-generator","allowedCudaVersions":[],"computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
 			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":false,"gpuCount":1,"gpuTypeIds":["NVIDIA A40","NVIDIA RTX A6000"],"minCudaVersion":"12.4",
-			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"REQUEST_COUNT","scalerValue":7,"version":3,"workersMax":2,"workersMin":1}`},
+			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"REQUEST_COUNT","scalerValue":7,"templateId":null,"version":3,"workersMax":2,"workersMin":1}`},
 		{"fractional queueDelay and CUDA outside v1 are omitted, PRIORITY_FLASHBOOT is flashboot", endpoint("e", set("scaling", `{"type":"QUEUE_DELAY","queueDelay":2.5}`), set("flashboot", "PRIORITY_FLASHBOOT"),
 			set("gpu", `{"pools":["ADA_24"],"excludedTypes":[" NVIDIA L4"],"count":1,"allowedCudaVersions":["12.8","11.7"],"minCudaVersion":"11.0"}`)),
 			`{"id":"e","name":"image-generator","computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
 			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":true,"gpuCount":1,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"idleTimeout":5,
-			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"QUEUE_DELAY","version":3,"workersMax":3,"workersMin":0}`},
+			"minCudaVersion":null,"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"QUEUE_DELAY","templateId":null,"version":3,"workersMax":3,"workersMin":0}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,7 +12,8 @@ import (
 // The fact store (P8, docs/design.md: "what v2 forgets, the gateway
 // remembers"). v2 keeps no link from a pod or an endpoint to the template it
 // was made from; v1 showed it (templateId), filtered on it, and rolled
-// template edits out along it. Plans record that link when the gateway sees
+// template edits out along it. Nor does v2 keep a template's readme, or
+// remove a template's volume; v1 did both (TemplateFact). Plans record that link when the gateway sees
 // it — a create, an update with templateId — after v2 confirmed, and read it
 // back into answers and filters. The store is a cache of facts, never the
 // truth of what exists: a fact is only ever applied to a resource v2 has just
@@ -33,18 +34,34 @@ import (
 const (
 	FactPod      = "pod"
 	FactEndpoint = "endpoint"
+	FactTemplate = "template"
 )
 
-// Fact is what the gateway remembers about one pod or endpoint.
+// Fact is what the gateway remembers about one pod, endpoint or template.
 type Fact struct {
 	// TemplateID is the v1 templateId the resource was created (or last
-	// updated) from.
+	// updated) from (a pod or an endpoint).
 	TemplateID string
 	// Created: the resource was created through the gateway from the
 	// template. For an endpoint it also means that the template's settings
 	// were sent spread into the create, so v2 never bound the endpoint to
 	// the client's template (H4).
 	Created bool
+	// Template is what v1 had of a template and v2 has no field for
+	// (FactTemplate only; nil otherwise).
+	Template *TemplateFact
+}
+
+// TemplateFact is what the gateway remembers about a template.
+type TemplateFact struct {
+	// Readme is the readme last sent for the template through the gateway
+	// ("" when it was created without one); nil when unknown.
+	Readme *string
+	// NoVolume: volumeInGb 0 was asked of the template while it had a
+	// volume, which v2 cannot remove. The template is answered with
+	// volumeInGb 0, and pods are made from its settings without the volume
+	// (inlineTemplate), as v1 made them.
+	NoVolume bool
 }
 
 // Facts is the fact store as plans see it. Reads cost at most one round
@@ -87,6 +104,28 @@ func recordFact(ctx context.Context, req *Request, kind, id string, f Fact) {
 		return
 	}
 	_ = req.Facts.Record(ctx, kind, id, f)
+}
+
+// maxReadmeBytes bounds the readme the fact store keeps per template (P12:
+// what is kept is small); a longer one is not stored, with a warning.
+const maxReadmeBytes = 16 << 10
+
+// templateFact reads what the store knows about template id (nil: nothing,
+// or no store).
+func templateFact(ctx context.Context, req *Request, id string) *TemplateFact {
+	if f, ok := lookupFacts(ctx, req, FactTemplate, []string{id})[id]; ok && f.Template != nil {
+		return f.Template
+	}
+	return nil
+}
+
+// recordTemplateFact stores what is known about template id after v2
+// confirmed (P4: a failure is the store's to report).
+func recordTemplateFact(ctx context.Context, req *Request, id string, t TemplateFact) {
+	if req.Facts == nil || id == "" {
+		return
+	}
+	_ = req.Facts.Record(ctx, FactTemplate, id, Fact{Template: &t})
 }
 
 // forgetFact removes a fact about a resource deleted through the gateway
@@ -221,7 +260,7 @@ func fillEndpointTemplates(ctx context.Context, req *Request, out []v1Endpoint) 
 		if !ok || out[i].TemplateID != "" {
 			continue
 		}
-		out[i].TemplateID = f.TemplateID
+		out[i].TemplateID = podjson.NullableString(f.TemplateID)
 		if out[i].Template != nil {
 			out[i].Template.ID = f.TemplateID
 		}

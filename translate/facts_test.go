@@ -269,11 +269,22 @@ func TestEndpointCreateSpreadsTheClientsOwnTemplateAndRemembersIt(t *testing.T) 
 func TestEndpointAnswersTakeTemplateIDFromTheStore(t *testing.T) {
 	facts := newFakeFacts(FactEndpoint, "ep1", "tpl1")
 	res, _ := run(t, "GetEndpoint", runOpts{facts: facts, params: map[string]string{"endpointId": "ep1"}, query: "includeTemplate=true"},
-		epGetStep("ep1", endpoint("ep1")), catalogStep(), releasesStep("ep1", 3))
+		epGetStep("ep1", endpoint("ep1")), catalogStep(), releasesStep("ep1", 3),
+		step{method: "GET", path: "/v2/templates/tpl1", status: 200, body: serverlessTemplate})
 	wantStatus(t, res, 200)
 	j := decodeV1(t, res.Body)
-	if tp, _ := j["template"].(map[string]any); j["templateId"] != "tpl1" || tp["id"] != "tpl1" || tp["imageName"] != "runpod/worker:1" {
+	// includeTemplate: the template itself, as v1 answered it (issue 37).
+	if tp, _ := j["template"].(map[string]any); j["templateId"] != "tpl1" || tp["id"] != "tpl1" || tp["imageName"] != "runpod/worker:1" ||
+		tp["name"] != "worker-tpl" || tp["category"] != "NVIDIA" || tp["isRunpod"] != false || tp["volumeInGb"] != 0.0 {
 		t.Errorf("get %s", res.Body)
+	}
+	// A template v2 cannot give: the view synthesised from the endpoint.
+	res, _ = run(t, "GetEndpoint", runOpts{facts: facts, params: map[string]string{"endpointId": "ep1"}, query: "includeTemplate=true"},
+		epGetStep("ep1", endpoint("ep1")), catalogStep(), releasesStep("ep1", 3),
+		step{method: "GET", path: "/v2/templates/tpl1", status: 404, body: `{"type":"about:blank","title":"Not Found","status":404,"detail":"not found"}`})
+	wantStatus(t, res, 200)
+	if tp, _ := decodeV1(t, res.Body)["template"].(map[string]any); tp["id"] != "tpl1" || tp["imageName"] != "runpod/worker:1" || tp["isPublic"] != nil {
+		t.Errorf("get, template gone: %s", res.Body)
 	}
 
 	res, _ = run(t, "ListEndpoints", runOpts{facts: facts},

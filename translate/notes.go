@@ -26,7 +26,7 @@ type Note struct {
 var NoteCodes = map[string]string{
 	// Warnings (X-Compat-Warning).
 	CodeUnknownFields:            "fields outside the v1 schema were ignored",
-	CodeReadmeDropped:            "a template readme was not stored (v2 templates have none)",
+	CodeReadmeDropped:            "a template readme was not stored: v2 templates have none, and the gateway had no fact store or the readme was over 16 KiB",
 	CodeCandidatesUnranked:       "candidates were tried in the client's order: the v2 catalog could not be read",
 	CodeLostReplyRecovered:       "the v2 reply to a create was lost; the created resource was found and returned",
 	CodeLockNotApplied:           "a pod was created but locked=true could not be applied",
@@ -57,6 +57,7 @@ var NoteCodes = map[string]string{
 	CodeSoftConstraintUnchecked:  "a placement minimum or preference v2 cannot check (minRAMPerGPU, host bandwidth, supportPublicIp on COMMUNITY, a CPU pod's countryCodes) was accepted with a warning naming what v2 could not guarantee, one note per field",
 	CodeVolumeRoundedUp:          "a pod volume below v2's minimum (10 GB) was rounded up to it: more storage is billed than was asked",
 	CodeTemplateInlined:          "a pod was made from a template's settings sent without its volume instead of templateId (volumeInGb 0 on a template with a volume); templateId is kept by the gateway",
+	CodeTemplateVolumeRemembered: "volumeInGb 0 on a template with a volume, which v2 cannot remove: the gateway remembers it and makes pods from the template without it",
 	// Lenient drops (X-Compat-Dropped), emulations (X-Compat-Emulated) and
 	// refusals (a 400 the gateway raised for a request v1 accepted).
 	CodeLenientDropped:        "a field that cannot be translated was dropped (compat_mode lenient, or field_policy drop), one note per field",
@@ -113,6 +114,7 @@ const (
 	CodeSoftConstraintUnchecked  = "soft_constraint_unchecked"
 	CodeVolumeRoundedUp          = "volume_rounded_up"
 	CodeTemplateIDUnknown        = "template_id_unknown"
+	CodeTemplateVolumeRemembered = "template_volume_remembered"
 	CodeGraphQLRefused           = "graphql_refused"
 	CodeGraphQLFieldsUnanswered  = "graphql_fields_unanswered"
 	CodeGraphQLCloudNarrowed     = "graphql_cloud_narrowed"

@@ -55,7 +55,7 @@ var OutsideFields = []OutsideField{
 		Why:     "one GPU type: the pod is created on exactly that type rather than on one the gateway would choose (v1's field is the list gpuTypeIds)",
 		Clients: tfOfficialJune},
 	{Schema: "PodCreateInput", Field: "bidPerGpu",
-		Why:     "a spot bid, which v1 never documented; v2 has no spot (interruptible) pods, so the pod is on-demand at the list price (interruptible: true itself is refused)",
+		Why:     "a spot bid, which v1 never documented; v2 has no spot (interruptible) pods, so the pod is on-demand at the list price",
 		Clients: "Go SDK (CreateSpotPod)"},
 	{Schema: "PodCreateInput", Field: "region",
 		Why:     "v1 has no region (its placement fields are dataCenterIds and countryCodes): the pod is placed as if none was sent; use dataCenterIds",

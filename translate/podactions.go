@@ -122,7 +122,8 @@ var (
 // ---------------------------------------------------------------------------
 // #11 POST /pods/{podId}/reset (P6)
 
-const resetUnsupported = "reset is not supported by the v2 API: use restart for a running pod (POST /v1/pods/{podId}/restart), or stop then start"
+const resetUnsupported = "reset is not supported by the v2 API: use restart for a running pod (POST /v1/pods/{podId}/restart), or stop then start " +
+	"(to have the gateway emulate reset with restart or start instead, set reset_mode: restart (V1GW_RESET_MODE=restart))"
 
 func resetPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 	id, r := podID(req)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -101,6 +102,9 @@ type podCreator struct {
 	sentDCs    []string          // the dataCenterIds of the last create sent
 	chosenOf   int               // in.chosen: how many types were eligible (podchoose.go)
 	chosenDesc map[string]string // in.chosen: availability and price of each candidate
+	// tplNoVolume: the template's volume was removed through the gateway
+	// (TemplateFact.NoVolume), so the pod is made without it.
+	tplNoVolume bool
 }
 
 func (cr *podCreator) run() *Result {
@@ -198,6 +202,15 @@ func (cr *podCreator) resolveMounts() *Result {
 		}
 		return nil
 	}
+	// A template whose volume was removed through the gateway (v2 keeps
+	// it, the fact store remembers, issue 37 item 4) has volumeInGb 0, as
+	// in v1: the pod is made without the volume unless the client asks
+	// for one.
+	if size == nil && cr.req.Facts != nil {
+		if f := templateFact(cr.ctx, cr.req, in.templateID); f != nil && f.NoVolume {
+			size, cr.tplNoVolume = ptrTo(0), true
+		}
+	}
 	// With a template only what the client sent is sent; the template
 	// supplies the half of a persistent mount the client left out.
 	if size == nil && path == "" {
@@ -247,9 +260,13 @@ func (cr *podCreator) resolveMounts() *Result {
 // which v1 made without a volume — the virtual kubelet sends exactly this
 // for every templated pod — and v2 cannot (a pod created from templateId
 // gets the template's mount, and the create body has no way to leave it
-// out). The client's own fields win, as they do over a template in v2
-// ("body fields override the template's"); the answer still names
-// templateId, and the fact store remembers it (P8).
+// out). What is sent is the pod v2 would have made from the template, less
+// the volume (CreatePodRequest.templateId): image, args, disk, ports and
+// registry are the template's unless the client sent its own, env is
+// merged per key with the client's values winning, startJupyter and the
+// CUDA versions are the template's (the latter unless the client sent a
+// CUDA constraint); startSsh is the gateway's on every pod. The answer
+// still names templateId, and the fact store remembers it (P8).
 func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
 	in, b := cr.in, &cr.body
 	b.TemplateID = ""
@@ -262,9 +279,12 @@ func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
 	if b.Disk == nil && tpl.Disk > 0 {
 		b.Disk = ptrTo(tpl.Disk)
 	}
-	if len(b.Env) == 0 && len(tpl.Env) > 0 {
+	if len(tpl.Env) > 0 {
+		// v2 merges env per key, the body's values winning (v1 did the
+		// same): the template's keys the client did not set are kept.
 		var env map[string]string
 		if json.Unmarshal(tpl.Env, &env) == nil && len(env) > 0 {
+			maps.Copy(env, b.Env)
 			b.Env = env
 		}
 	}
@@ -282,7 +302,11 @@ func (cr *podCreator) inlineTemplate(tpl *v2TemplateForPod) {
 		in.cudaVersions = g.AllowedCudaVersions // the catalog is read for them too
 	}
 	b.StartJupyter = ptrTo(tpl.StartJupyter)
-	cr.notes.warn(CodeTemplateInlined, fmt.Sprintf("volumeInGb 0: template %s has a %d GB pod volume, which v2 cannot leave out of a pod created from it; its settings were sent without the volume instead of templateId, so the pod has no volume, as in v1, and the gateway keeps its templateId",
+	why := "volumeInGb 0: template %s has a %d GB pod volume"
+	if cr.tplNoVolume {
+		why = "template %s's volume was removed (volumeInGb 0) through the gateway, but v2 keeps its %d GB pod volume"
+	}
+	cr.notes.warn(CodeTemplateInlined, fmt.Sprintf(why+", which v2 cannot leave out of a pod created from it; its settings were sent without the volume instead of templateId, so the pod has no volume, as in v1, and the gateway keeps its templateId",
 		in.templateID, tpl.Mounts.Persistent.Size))
 }
 

@@ -581,6 +581,7 @@ func gpuTypesByID(a *V2Answer) (map[string]*v2GPUType, *Result) {
 
 type v2Worker struct {
 	ID           string  `json:"id"`
+	IsStale      bool    `json:"isStale"`
 	Image        *string `json:"image"`
 	GPUTypeID    *string `json:"gpuTypeId"`
 	GPUCount     int     `json:"gpuCount"`
@@ -600,7 +601,10 @@ type podWorker struct {
 }
 
 // v1Worker is a v1 Pod built from a v2 Worker: what v2 tells about workers
-// is far less than about pods; everything else is omitted.
+// is far less than about pods. Every key v1 sent is there (issue 37): what
+// v2 tells, v1's value where it is certain (no entrypoint override, no spot,
+// no lock, no pod volume), and null where it is unknown (a worker's cost,
+// savings plans, public address).
 type v1Worker struct {
 	ID    string `json:"id"`
 	Image string `json:"image,omitempty"`
@@ -614,6 +618,50 @@ type v1Worker struct {
 	AiAPIID       string                `json:"aiApiId"`
 	SlsVersion    *int                  `json:"slsVersion,omitempty"`
 	Machine       *podjson.V1PodMachine `json:"machine,omitempty"`
+
+	// The container a worker runs is its endpoint's (container fields),
+	// set by workerContainer when the worker runs the endpoint's current
+	// settings; null otherwise.
+	ContainerDiskInGb       *int            `json:"containerDiskInGb" nullable:"1"`
+	ContainerRegistryAuthID *string         `json:"containerRegistryAuthId" nullable:"1"`
+	DockerEntrypoint        []string        `json:"dockerEntrypoint"` // always []: v2 has no entrypoint override
+	DockerStartCmd          []string        `json:"dockerStartCmd" nullable:"1"`
+	Env                     json.RawMessage `json:"env" nullable:"1"`
+	Ports                   json.RawMessage `json:"ports" nullable:"1"`
+	// v1's certain values for a serverless worker in v2: no spot, no lock,
+	// no pod volume (so nothing encrypted).
+	Interruptible   bool `json:"interruptible"`
+	Locked          bool `json:"locked"`
+	VolumeInGb      int  `json:"volumeInGb"`
+	VolumeEncrypted bool `json:"volumeEncrypted"`
+	// Unknown for a worker in v2: null.
+	CostPerHr         *float64                    `json:"costPerHr" nullable:"1"`
+	AdjustedCostPerHr *float64                    `json:"adjustedCostPerHr" nullable:"1"`
+	NetworkVolume     *podjson.V1PodNetworkVolume `json:"networkVolume" nullable:"1"`
+	PortMappings      *map[string]int             `json:"portMappings" nullable:"1"`
+	PublicIP          *string                     `json:"publicIp" nullable:"1"`
+	SavingsPlans      *[]struct{}                 `json:"savingsPlans" nullable:"1"`
+	VolumeMountPath   *string                     `json:"volumeMountPath" nullable:"1"`
+	stale             bool                        // runs an older configuration than its endpoint's
+}
+
+// workerContainer fills the container fields of the workers of endpoint e
+// that run its current configuration (v2 isStale false): a v1 worker was a
+// pod made from its endpoint's template.
+func workerContainer(ws []v1Worker, e *v2Endpoint) {
+	for i := range ws {
+		w := &ws[i]
+		if w.stale {
+			continue
+		}
+		w.ContainerDiskInGb = ptrTo(e.Disk)
+		if e.Registry != nil && *e.Registry != "" {
+			w.ContainerRegistryAuthID = ptrTo(*e.Registry)
+		}
+		w.DockerStartCmd = nonNil(podjson.SplitPodArgs(e.Args))
+		w.Env = rawOr(e.Env, jsonEmptyObject)
+		w.Ports = rawOr(e.Ports, jsonEmptyArray)
+	}
 }
 
 func endpointWorkers(ctx context.Context, req *Request, c Caller, endpointID string) ([]podWorker, *Result) {
@@ -727,12 +775,14 @@ func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
 			continue
 		}
 		v := v1Worker{
-			ID:            w.ID,
-			Image:         image,
-			DesiredStatus: "RUNNING", // v2 lists only active workers
-			EndpointID:    w.endpointID,
-			AiAPIID:       w.endpointID,
-			SlsVersion:    w.Version,
+			ID:               w.ID,
+			Image:            image,
+			DesiredStatus:    "RUNNING", // v2 lists only active workers
+			EndpointID:       w.endpointID,
+			AiAPIID:          w.endpointID,
+			SlsVersion:       w.Version,
+			DockerEntrypoint: []string{},
+			stale:            w.IsStale,
 		}
 		if gpuType != "" {
 			v.GPU = &podjson.V1PodGPU{ID: gpuType, Count: w.GPUCount}

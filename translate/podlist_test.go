@@ -145,10 +145,16 @@ func TestListPodsWorkers(t *testing.T) {
 		res, _ := run(t, "ListPods", runOpts{query: "endpointId=ep1&includeMachine=true"},
 			step{method: "GET", path: "/v2/serverless/ep1/workers", status: 200, body: workersBody})
 		wantStatus(t, res, 200)
+		// Every key of v1's Pod (issue 37): v1's certain values for a
+		// worker, null where v2 tells nothing (here also the container
+		// fields: the pod list reads no endpoint).
+		const rest = `"containerDiskInGb":null,"containerRegistryAuthId":null,"dockerEntrypoint":[],"dockerStartCmd":null,"env":null,"ports":null,` +
+			`"interruptible":false,"locked":false,"volumeInGb":0,"volumeEncrypted":false,"costPerHr":null,"adjustedCostPerHr":null,` +
+			`"networkVolume":null,"portMappings":null,"publicIp":null,"savingsPlans":null,"volumeMountPath":null`
 		jsonEqual(t, "workers", res.Body, `[
 			{"id":"w1","image":"img:w","desiredStatus":"RUNNING","gpu":{"id":"NVIDIA L4","count":1},"lastStartedAt":"2026-03-13T19:00:00Z",
-			 "endpointId":"ep1","aiApiId":"ep1","slsVersion":3,"machine":{"gpuTypeId":"NVIDIA L4","dataCenterId":"EU-RO-1"}},
-			{"id":"w2","desiredStatus":"RUNNING","endpointId":"ep1","aiApiId":"ep1"}]`)
+			 "endpointId":"ep1","aiApiId":"ep1","slsVersion":3,"machine":{"gpuTypeId":"NVIDIA L4","dataCenterId":"EU-RO-1"},`+rest+`},
+			{"id":"w2","desiredStatus":"RUNNING","endpointId":"ep1","aiApiId":"ep1",`+rest+`}]`)
 	})
 	t.Run("endpointId with filters", func(t *testing.T) {
 		res, _ := run(t, "ListPods", runOpts{query: "endpointId=ep1&gpuTypeId=NVIDIA%20L4"},

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/v1gateway/v1gateway/internal/speccheck"
 	"github.com/v1gateway/v1gateway/podjson"
 )
 
@@ -155,7 +156,7 @@ func checkV1Answer(t *testing.T, op *Operation, params map[string]string, res *R
 	if res.Body != nil {
 		h.Set("Content-Type", "application/json")
 	}
-	if err := v1.ValidateResponse(op.Method, path, res.Status, h, res.Body); err != nil {
+	if err := v1.ValidateResponse(op.Method, path, res.Status, h, speccheck.WithoutNulls(res.Body, V1NullKeys())); err != nil {
 		t.Errorf("%s answer breaks the v1 contract: %v\n%s", op.Name, err, res.Body)
 	}
 }

@@ -25,7 +25,8 @@ var (
 
 const (
 	v1DefaultTemplateCategory = "NVIDIA"
-	warnReadme                = "readme was not stored: v2 templates have no readme (the text is lost)"
+	warnReadme                = "readme was not stored: v2 templates have no readme, and the gateway has no fact store to keep it in (the text is lost)"
+	warnReadmeLong            = "readme was not stored: v2 templates have no readme, and the gateway keeps at most 16 KiB of one (the text is lost)"
 )
 
 // v2TemplateMounts is v2 TemplateMounts (persistent only; additionalProperties: false).
@@ -74,7 +75,7 @@ func (b *v2UpdateTemplateBody) empty() bool {
 
 // templateInput is what both template bodies share.
 type templateInput struct {
-	readme      bool // a non-empty readme was sent (and is dropped)
+	readme      *string // the readme sent, "" included (nil: not sent)
 	unknownKeys []string
 	untrans     []untranslatable
 }
@@ -87,8 +88,8 @@ func (b *bodyFields) templateCommon(in *templateInput) {
 	if ep, ok := b.strings("dockerEntrypoint"); ok && len(ep) > 0 {
 		in.untrans = append(in.untrans, untranslatable{field: "dockerEntrypoint", why: "v2 has no entrypoint override; the image's own ENTRYPOINT would run instead"})
 	}
-	if s, ok := b.str("readme"); ok && s != "" {
-		in.readme = true
+	if s, ok := b.str("readme"); ok {
+		in.readme = &s
 	}
 }
 
@@ -203,6 +204,11 @@ type templateUpdate struct {
 	body       v2UpdateTemplateBody
 	volumeInGb *int // mounts need the current template first (H-mount-patch)
 	mountPath  string
+	// removeVolume: volumeInGb 0 on a template with a volume, which v2
+	// cannot remove and the fact store remembers (TemplateFact.NoVolume);
+	// restoreVolume: a volume size was sent, which ends that.
+	removeVolume, restoreVolume bool
+	removedSize                 int // the size of the volume v2 keeps
 }
 
 func parseTemplateUpdate(body []byte) (*templateUpdate, *Result) {
@@ -264,18 +270,30 @@ func parseTemplateUpdate(body []byte) (*templateUpdate, *Result) {
 func (u *templateUpdate) needsTemplate() bool { return u.volumeInGb != nil || u.mountPath != "" }
 
 // applyMounts fills mounts from the current template: v2 PATCH mounts need
-// the full entry. It returns the 400 message when v2 cannot do it.
-func (u *templateUpdate) applyMounts(cur *v2TemplateForPod) string {
+// the full entry. remember says whether the gateway can remember a volume
+// removed (a fact store). It returns the 400 message when v2 cannot do it.
+func (u *templateUpdate) applyMounts(cur *v2TemplateForPod, remember bool) string {
 	if !u.needsTemplate() {
 		return ""
 	}
 	if u.volumeInGb != nil && *u.volumeInGb == 0 {
 		// 0 is "no volume" (v1): nothing to change on a template without one
-		// (a mount path has nothing to move); v2 cannot remove one.
-		if c := cur.Mounts.Persistent; c != nil {
-			return fmt.Sprintf("volumeInGb: 0 would remove template %q's %d GB volume, which v2 cannot do (a template's volume can be resized, not removed)", cur.ID, c.Size)
+		// (a mount path has nothing to move); v2 cannot remove one, the
+		// gateway remembers it was removed (issue 37 item 4).
+		c := cur.Mounts.Persistent
+		if c == nil {
+			return ""
 		}
-		return ""
+		if !remember {
+			return fmt.Sprintf("volumeInGb: 0 would remove template %q's %d GB volume, which v2 cannot do (a template's volume can be resized, not removed), and the gateway has no fact store to remember it in", cur.ID, c.Size)
+		}
+		u.removeVolume, u.removedSize, u.volumeInGb = true, c.Size, nil
+		if u.mountPath == "" {
+			return ""
+		}
+	}
+	if u.volumeInGb != nil {
+		u.restoreVolume = true
 	}
 	pm := podjson.V2PersistentMount{Path: v1DefaultMountPath}
 	if c := cur.Mounts.Persistent; c != nil {

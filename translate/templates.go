@@ -49,8 +49,8 @@ func parseTemplateQuery(v url.Values) (*templateQuery, string) {
 	return q, ""
 }
 
-func templateAnswer(status int, t *v2TemplateForPod) *Result {
-	out := v1TemplateFrom(t)
+func templateAnswer(status int, t *v2TemplateForPod, fact *TemplateFact) *Result {
+	out := v1TemplateFrom(t, fact)
 	res := JSON(status, &out)
 	res.Model = &TemplateModel{V2: t, V1: &out}
 	return res
@@ -64,10 +64,24 @@ func templateNotes(req *Request, in *templateInput, schema string) (*Result, *Re
 		return nil, r
 	}
 	warnOutside(notes, schema, in.unknownKeys)
-	if in.readme {
-		notes.warn(CodeReadmeDropped, warnReadme)
+	if in.readme != nil && *in.readme != "" {
+		switch {
+		case req.Facts == nil:
+			notes.warn(CodeReadmeDropped, warnReadme)
+		case len(*in.readme) > maxReadmeBytes:
+			notes.warn(CodeReadmeDropped, warnReadmeLong)
+		}
 	}
 	return notes, nil
+}
+
+// readmeFact is the readme the fact store keeps of one sent (nil: none
+// sent, or too long to keep).
+func readmeFact(sent *string) *string {
+	if sent == nil || len(*sent) > maxReadmeBytes {
+		return nil
+	}
+	return ptrTo(*sent)
 }
 
 // ---------------------------------------------------------------------------
@@ -95,7 +109,18 @@ func createTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return withNotes(r, notes)
 	}
-	return withNotes(templateAnswer(http.StatusOK, t), notes)
+	// v2 keeps no readme: the gateway remembers it ("" when none was
+	// sent, as v1 answered such a template), P8.
+	var fact *TemplateFact
+	if req.Facts != nil {
+		readme := ptrTo("")
+		if in.readme != nil {
+			readme = readmeFact(in.readme)
+		}
+		fact = &TemplateFact{Readme: readme}
+		recordTemplateFact(ctx, req, t.ID, *fact)
+	}
+	return withNotes(templateAnswer(http.StatusOK, t, fact), notes)
 }
 
 // ---------------------------------------------------------------------------
@@ -123,6 +148,7 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 	var out []v1Template
 	var v2s []*v2TemplateForPod
 	var sources []string
+	var known map[string]Fact // of the owned templates
 	seen := map[string]bool{}
 	for _, s := range slices {
 		call := V2Call{Method: http.MethodGet, Path: "/v2/templates"}
@@ -147,13 +173,24 @@ func listTemplatesPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if s.source != "" && len(list.Templates) >= catalogTemplateCap {
 			notes.warn(CodeCatalogCapped, fmt.Sprintf("the v2 public template catalog (source %s) returns at most %d templates: the list may be incomplete", s.source, catalogTemplateCap))
 		}
+		if s.source == "" && req.Facts != nil {
+			ids := make([]string, len(list.Templates))
+			for i := range list.Templates {
+				ids[i] = list.Templates[i].ID
+			}
+			known = lookupFacts(ctx, req, FactTemplate, ids)
+		}
 		for i := range list.Templates {
 			t := &list.Templates[i]
 			if seen[t.ID] {
 				continue // owned entries win, then the first catalog slice
 			}
 			seen[t.ID] = true
-			v := v1TemplateFrom(t)
+			var fact *TemplateFact
+			if s.source == "" {
+				fact = known[t.ID].Template
+			}
+			v := v1TemplateFrom(t, fact)
 			v.IsRunpod = ptrTo(s.runpod)
 			out = append(out, v)
 			v2s = append(v2s, t)
@@ -189,7 +226,7 @@ func getTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return r
 	}
-	return templateAnswer(http.StatusOK, t)
+	return templateAnswer(http.StatusOK, t, templateFact(ctx, req, id))
 }
 
 // ---------------------------------------------------------------------------
@@ -209,17 +246,46 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		return r
 	}
 	path := V2Path("/v2/templates/%s", id)
+	// What the gateway remembers of the template (P8), and what this
+	// update changes of it: the readme, a volume removed or restored.
+	var fact *TemplateFact
+	if req.Facts != nil {
+		fact = templateFact(ctx, req, id)
+	}
+	remember := func() *TemplateFact {
+		if req.Facts == nil || (u.readme == nil && !u.removeVolume && !u.restoreVolume) {
+			return fact
+		}
+		nf := TemplateFact{}
+		if fact != nil {
+			nf = *fact
+		}
+		if u.readme != nil {
+			nf.Readme = readmeFact(u.readme)
+		}
+		if u.removeVolume {
+			nf.NoVolume = true
+			// P7: what v2 still has is said, not hidden.
+			notes.warn(CodeTemplateVolumeRemembered, fmt.Sprintf("volumeInGb 0: v2 cannot remove template %s's %d GB volume; the gateway remembers it removed, answers volumeInGb 0 and makes pods from the template without it, but a pod made from it outside the gateway still gets the volume",
+				id, u.removedSize))
+		}
+		if u.restoreVolume {
+			nf.NoVolume = false
+		}
+		recordTemplateFact(ctx, req, id, nf)
+		return &nf
+	}
 	if u.needsTemplate() || u.body.empty() {
 		cur, r := getV2[v2TemplateForPod](ctx, req, c, path, "a template")
 		if r != nil {
 			return withNotes(r, notes)
 		}
-		if msg := u.applyMounts(cur); msg != "" {
+		if msg := u.applyMounts(cur, req.Facts != nil); msg != "" {
 			return withNotes(refuseV2(msg), notes)
 		}
 		if u.body.empty() {
 			// Nothing v2 can change: the template as it is, without a PATCH.
-			return withNotes(templateAnswer(http.StatusOK, cur), notes)
+			return withNotes(templateAnswer(http.StatusOK, cur, remember()), notes)
 		}
 	}
 	a, r := callV2(ctx, req, c, http.MethodPatch, path, u.body)
@@ -240,7 +306,7 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		// knows of none here.
 		notes.warn(CodeTemplateNoRollout, warnTemplateRollout)
 	}
-	return withNotes(templateAnswer(http.StatusOK, t), notes)
+	return withNotes(templateAnswer(http.StatusOK, t, remember()), notes)
 }
 
 // ---------------------------------------------------------------------------
@@ -260,5 +326,6 @@ func deleteTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 		// pod") keeps v2's detail; 404 (unknown, or a public template) → 400.
 		return FromV2Error(req.Op, a)
 	}
+	forgetFact(ctx, req, FactTemplate, id) // its readme, its volume removed
 	return &Result{Status: http.StatusNoContent}
 }

@@ -120,13 +120,107 @@ func TestCreateTemplateRejects(t *testing.T) {
 func TestRTemplate(t *testing.T) {
 	res, _ := run(t, "CreateTemplate", runOpts{body: `{"name":"t","imageName":"i"}`},
 		step{method: "POST", path: "/v2/templates", status: 201, body: tpl("t1")})
+	// Every key of v1's Template, always (issue 37): null where unknown.
 	jsonEqual(t, "v1 template", res.Body, `{"id":"t1","name":"my tpl","category":"NVIDIA","containerDiskInGb":50,"containerRegistryAuthId":"reg1",
-		"dockerStartCmd":["python","a b"],"env":{"K":"v"},"imageName":"img:1","isPublic":false,"isServerless":false,"ports":["8888/http","22/tcp"],
-		"volumeInGb":20,"volumeMountPath":"/workspace"}`)
+		"dockerEntrypoint":[],"dockerStartCmd":["python","a b"],"earned":null,"env":{"K":"v"},"imageName":"img:1","isPublic":false,"isRunpod":false,"isServerless":false,
+		"ports":["8888/http","22/tcp"],"readme":null,"runtimeInMin":null,"volumeInGb":20,"volumeMountPath":"/workspace"}`)
 	res, _ = run(t, "GetTemplate", runOpts{params: map[string]string{"templateId": "t1"}},
 		step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1", set("mounts", `{}`), set("registry", nil), set("args", ""), set("serverless", true))})
-	jsonEqual(t, "v1 template", res.Body, `{"id":"t1","name":"my tpl","category":"NVIDIA","containerDiskInGb":50,
-		"dockerStartCmd":[],"env":{"K":"v"},"imageName":"img:1","isPublic":false,"isServerless":true,"ports":["8888/http","22/tcp"],"volumeInGb":0}`)
+	jsonEqual(t, "v1 template", res.Body, `{"id":"t1","name":"my tpl","category":"NVIDIA","containerDiskInGb":50,"containerRegistryAuthId":null,
+		"dockerEntrypoint":[],"dockerStartCmd":[],"earned":null,"env":{"K":"v"},"imageName":"img:1","isPublic":false,"isRunpod":false,"isServerless":true,
+		"ports":["8888/http","22/tcp"],"readme":null,"runtimeInMin":null,"volumeInGb":0,"volumeMountPath":""}`)
+	// A public template read by id may be the vendor's: isRunpod unknown.
+	res, _ = run(t, "GetTemplate", runOpts{params: map[string]string{"templateId": "t1"}},
+		step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1", set("public", true), set("registry", nil))})
+	if m := decodeV1(t, res.Body); m["isRunpod"] != nil || !hasAnyKey(m, "isRunpod") {
+		t.Errorf("public template by id: isRunpod must be null: %s", res.Body)
+	}
+}
+
+func hasAnyKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }
+
+// What v2 has no field for is remembered in the fact store (issue 37 items
+// 3 and 4): the readme sent on create or update ("" when none was sent), and
+// volumeInGb 0 on a template that has a volume, which v2 cannot remove: the
+// template is answered with volumeInGb 0 and without a PATCH of its mount.
+func TestTemplateFactsRemembered(t *testing.T) {
+	facts := newFakeFacts()
+	res, _ := run(t, "CreateTemplate", runOpts{body: `{"name":"t","imageName":"i","readme":"# notes"}`, facts: facts},
+		step{method: "POST", path: "/v2/templates", status: 201, body: tpl("t1")})
+	wantStatus(t, res, 200)
+	if m := decodeV1(t, res.Body); m["readme"] != "# notes" || len(res.Warnings) != 0 {
+		t.Errorf("create: readme not answered, or warned %v: %s", res.Warnings, res.Body)
+	}
+	res, _ = run(t, "CreateTemplate", runOpts{body: `{"name":"t","imageName":"i"}`, facts: facts},
+		step{method: "POST", path: "/v2/templates", status: 201, body: tpl("t2")})
+	if m := decodeV1(t, res.Body); m["readme"] != "" {
+		t.Errorf("create without readme: readme %v, want \"\"", m["readme"])
+	}
+	params := map[string]string{"templateId": "t1"}
+	res, _ = run(t, "GetTemplate", runOpts{params: params, facts: facts}, step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
+	if m := decodeV1(t, res.Body); m["readme"] != "# notes" {
+		t.Errorf("get: readme %v", m["readme"])
+	}
+
+	// volumeInGb 0 on the template's 20 GB volume: remembered, no PATCH.
+	res, f := run(t, "UpdateTemplate", runOpts{params: params, body: `{"volumeInGb":0,"readme":"new"}`, facts: facts},
+		step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
+	wantStatus(t, res, 200)
+	if n := f.count("PATCH", "/v2/templates/t1"); n != 0 {
+		t.Errorf("%d PATCHes", n)
+	}
+	if m := decodeV1(t, res.Body); m["volumeInGb"] != 0.0 || m["readme"] != "new" {
+		t.Errorf("update answer %s", res.Body)
+	}
+	fct := facts.m[FactTemplate+"/t1"].Template
+	if fct == nil || !fct.NoVolume || fct.Readme == nil || *fct.Readme != "new" {
+		t.Errorf("fact %+v", fct)
+	}
+	res, _ = run(t, "ListTemplates", runOpts{facts: facts}, step{method: "GET", path: "/v2/templates", status: 200, body: tplList(tpl("t1"), tpl("t9"))})
+	var out []map[string]any
+	_ = json.Unmarshal(res.Body, &out)
+	if len(out) != 2 || out[0]["volumeInGb"] != 0.0 || out[0]["readme"] != "new" || out[1]["readme"] != nil || out[1]["volumeInGb"] != 20.0 {
+		t.Errorf("list %s", res.Body)
+	}
+	// A size again restores the volume (and PATCHes it).
+	res, f = run(t, "UpdateTemplate", runOpts{params: params, body: `{"volumeInGb":30}`, facts: facts},
+		step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")},
+		step{method: "PATCH", path: "/v2/templates/t1", status: 200, body: tpl("t1", set("mounts", `{"persistent":{"size":30,"path":"/workspace"}}`))})
+	wantStatus(t, res, 200)
+	if m := decodeV1(t, res.Body); m["volumeInGb"] != 30.0 || facts.m[FactTemplate+"/t1"].Template.NoVolume {
+		t.Errorf("restored: %s, fact %+v", res.Body, facts.m[FactTemplate+"/t1"].Template)
+	}
+	mustBody(t, f.bodies("PATCH", "/v2/templates/t1"), `{"mounts":{"persistent":{"size":30,"path":"/workspace"}}}`)
+
+	// A delete v2 confirmed forgets what the gateway kept of the template.
+	res, _ = run(t, "DeleteTemplate", runOpts{params: params, facts: facts}, step{method: "DELETE", path: "/v2/templates/t1", status: 204})
+	wantStatus(t, res, 204)
+	if _, ok := facts.m[FactTemplate+"/t1"]; ok {
+		t.Error("the deleted template's facts were kept")
+	}
+
+	// Without a fact store, the readme is lost (warned) and the volume
+	// cannot be removed (400).
+	res, _ = run(t, "UpdateTemplate", runOpts{params: params, body: `{"volumeInGb":0}`},
+		step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
+	wantStatus(t, res, 400)
+	wantMessage(t, res, "volumeInGb: 0 would remove", "fact store")
+}
+
+// A pod from a template whose volume was removed through the gateway is
+// made without it (issue 37 item 4), as v1 made it: the template's settings
+// are sent instead of templateId.
+func TestPodFromATemplateWhoseVolumeWasRemoved(t *testing.T) {
+	facts := newFakeFacts()
+	facts.m[FactTemplate+"/tpl1"] = Fact{Template: &TemplateFact{NoVolume: true}}
+	res, f := run(t, "CreatePod", runOpts{body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"]}`, facts: facts},
+		step{method: "GET", path: "/v2/templates/tpl1", status: 200, body: tpl("tpl1", set("id", "tpl1"))}, createStep(newPod("p1")))
+	wantStatus(t, res, 201)
+	body := f.bodies("POST", "/v2/pods")[0]
+	if strings.Contains(body, "templateId") || strings.Contains(body, "mounts") {
+		t.Errorf("v2 create body %s: want the template's settings without its volume", body)
+	}
+	wantWarning(t, res, "volume was removed")
 }
 
 // ---------------------------------------------------------------------------
@@ -203,8 +297,8 @@ func TestGetTemplate(t *testing.T) {
 	params := map[string]string{"templateId": "t1"}
 	res, _ := run(t, "GetTemplate", runOpts{params: params, query: "includePublicTemplates=true"}, step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
 	wantStatus(t, res, 200)
-	if m := decodeV1(t, res.Body); m["isRunpod"] != nil {
-		t.Errorf("isRunpod invented: %s", res.Body)
+	if m := decodeV1(t, res.Body); m["isRunpod"] != false {
+		t.Errorf("a private template is the account's (isRunpod false): %s", res.Body)
 	}
 	res, _ = run(t, "GetTemplate", runOpts{params: params}, step{method: "GET", path: "/v2/templates/t1", status: 404, body: problem(404, "template t1 not found")})
 	wantStatus(t, res, 404)
@@ -315,4 +409,13 @@ func TestTemplateTransportErrors(t *testing.T) {
 	if res.RetryAfter != "2" {
 		t.Errorf("Retry-After %q", res.RetryAfter)
 	}
+}
+
+// mustBody checks that exactly one v2 body was sent, equal to want.
+func mustBody(t *testing.T, bodies []string, want string) {
+	t.Helper()
+	if len(bodies) != 1 {
+		t.Fatalf("%d bodies, want 1", len(bodies))
+	}
+	jsonEqual(t, "v2 body", []byte(bodies[0]), want)
 }

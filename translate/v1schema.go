@@ -65,3 +65,34 @@ func sortedSet(m map[string]struct{}) []string {
 	sort.Strings(out)
 	return out
 }
+
+// V1Nulls lists, per v1 answer schema, the fields the gateway answers null
+// rather than leave out: v1 sent every field of its schema, null where it
+// had no value (its own examples show Pod.templateId: null), and clients
+// tell an absent key from a null one (issue 37). A field is null where v2
+// has no source and the gateway was not told (a template's readme, earned,
+// runtimeInMin; isRunpod and isPublic of a template view it cannot name),
+// or where there is none (no registry credential, no CUDA minimum, no
+// network volume). COMPATIBILITY.md's answer tables list the same.
+var V1Nulls = map[string][]string{
+	"Template": {"containerRegistryAuthId", "earned", "isPublic", "isRunpod", "readme", "runtimeInMin", "volumeInGb"},
+	"Endpoint": {"minCudaVersion", "networkVolumeId", "templateId"},
+	// A serverless worker, answered as a Pod: its cost, savings plans,
+	// public address, network volume and mount path are unknown in v2; its
+	// container fields when it runs an older configuration than its
+	// endpoint's.
+	"Pod": {"adjustedCostPerHr", "containerDiskInGb", "containerRegistryAuthId", "costPerHr", "dockerStartCmd", "env",
+		"networkVolume", "ports", "savingsPlans", "volumeMountPath"},
+}
+
+// V1NullKeys is the names of V1Nulls' fields, for checking v1 answers
+// against the v1 document with those nulls left out.
+func V1NullKeys() map[string]bool {
+	out := map[string]bool{}
+	for _, fs := range V1Nulls {
+		for _, f := range fs {
+			out[f] = true
+		}
+	}
+	return out
+}

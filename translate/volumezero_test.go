@@ -54,7 +54,15 @@ func TestPodFromATemplateWithAVolumeAndVolumeZero(t *testing.T) {
 				"gpu":{"id":"NVIDIA A40","count":1,"allowedCudaVersions":["12.8"]},"startSsh":true,"startJupyter":true}`},
 		{name: "bash CLI: --template t --volume-gb 0, the client's fields win",
 			body: `{"imageName":"img","name":"n","cloudType":"COMMUNITY","gpuTypeIds":["NVIDIA A40"],"ports":["8888/http"],"dockerStartCmd":["sleep","infinity"],"env":{"B":"2"},"gpuCount":1,"networkVolumeId":"","volumeInGb":0,"containerDiskInGb":20,"templateId":"tpl1"}`,
-			want: `{"name":"n","image":"img","args":"sleep infinity","disk":20,"env":{"B":"2"},"ports":["8888/http"],"registry":"reg1","cloud":"COMMUNITY",
+			want: `{"name":"n","image":"img","args":"sleep infinity","disk":20,"env":{"A":"1","B":"2"},"ports":["8888/http"],"registry":"reg1","cloud":"COMMUNITY",
+				"gpu":{"id":"NVIDIA A40","count":1,"allowedCudaVersions":["12.8"]},"startSsh":true,"startJupyter":true}`},
+		{name: "env merged per key as v2 merges it with templateId: the client's values win, the template's other keys stay (issue 37)",
+			body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"],"env":{"K":"V","A":"pod"},"volumeInGb":0}`,
+			want: `{"name":"my pod","image":"img:t","args":"serve --port 80","disk":30,"env":{"A":"pod","K":"V"},"ports":["80/http"],"registry":"reg1",
+				"gpu":{"id":"NVIDIA A40","count":1,"allowedCudaVersions":["12.8"]},"startSsh":true,"startJupyter":true}`},
+		{name: "nothing but templateId and volumeInGb 0: every container setting is the template's",
+			body: `{"templateId":"tpl1","gpuTypeIds":["NVIDIA A40"],"volumeInGb":0}`,
+			want: `{"name":"my pod","image":"img:t","args":"serve --port 80","disk":30,"env":{"A":"1"},"ports":["80/http"],"registry":"reg1",
 				"gpu":{"id":"NVIDIA A40","count":1,"allowedCudaVersions":["12.8"]},"startSsh":true,"startJupyter":true}`},
 	} {
 		t.Run(c.name, func(t *testing.T) {

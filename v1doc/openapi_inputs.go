@@ -200,6 +200,10 @@ var (
 )
 
 var podFieldDocs = map[string]string{
+	"dockerEntrypoint":        "Serverless workers: always [] (v2 has no entrypoint override). Omitted for pods.",
+	"interruptible":           "Serverless workers: false (v2 has no spot). Omitted for pods.",
+	"savingsPlans":            "Serverless workers: null (v2 has no savings plans; [] would falsely say none applies). Omitted for pods.",
+	"volumeEncrypted":         "Serverless workers: false (a worker has no pod volume). Omitted for pods.",
 	"image":                   "v2 image.",
 	"containerDiskInGb":       "v2 disk.",
 	"containerRegistryAuthId": "v2 registry; omitted when none.",
@@ -251,13 +255,17 @@ var endpointFieldDocs = map[string]string{
 var templateFieldDocs = map[string]string{
 	"imageName":               "v2 image.",
 	"containerDiskInGb":       "v2 disk.",
-	"containerRegistryAuthId": "v2 registry; omitted when none (always for templates you do not own).",
-	"dockerStartCmd":          "v2 args, split with shell rules.",
+	"containerRegistryAuthId": "v2 registry; null when none (always for templates you do not own).",
+	"dockerEntrypoint":        "Always []: v2 has no entrypoint override, so the image's own ENTRYPOINT runs (the gateway refuses a non-empty one).",
+	"dockerStartCmd":          "v2 args, split with shell rules; [] when none.",
+	"earned":                  "Always null: v2 does not count credits earned by a template.",
 	"isPublic":                "v2 public.",
 	"isServerless":            "v2 serverless.",
-	"isRunpod":                "Only in GET /templates: true for the official templates of the v2 catalog.",
-	"volumeInGb":              "v2 mounts.persistent.size; 0 without a volume.",
-	"volumeMountPath":         "v2 mounts.persistent.path.",
+	"isRunpod":                "true for the official templates of the v2 catalog (GET /templates), false for your own; null for a public template read by id.",
+	"readme":                  "Remembered by the gateway (v2 templates have none): the readme last sent through it, \"\" for a template created through it without one; null when unknown.",
+	"runtimeInMin":            "Always null: v2 does not count a template's runtime.",
+	"volumeInGb":              "v2 mounts.persistent.size; 0 without a volume, or when volumeInGb 0 was asked of it (v2 cannot remove a volume; the gateway remembers it and creates pods without it).",
+	"volumeMountPath":         "v2 mounts.persistent.path; \"\" without a volume.",
 }
 
 // answerExtras lists, per answer schema, the fields the gateway answers
@@ -271,23 +279,14 @@ var answerExtras = map[string][]string{
 }
 
 var podOmitted = omap[string]{
-	{"dockerEntrypoint", "v2 has no entrypoint override"},
-	{"interruptible", "v2 has no interruptible pods"},
 	{"machineId", "v2 does not expose the host machine"},
 	{"lastStatusChange", "v2 has no such field"},
 	{"consumerUserId", "v2 has no such field"},
-	{"savingsPlans", "v2 has no savings plans; [] would falsely say none applies"},
-	{"volumeEncrypted", "v2 has no such field"},
 }
 
 var endpointOmitted = omap[string]{{"userId", "v2 has no such field"}}
 
-var templateOmitted = omap[string]{
-	{"dockerEntrypoint", "v2 has no entrypoint override"},
-	{"readme", "v2 templates have no readme"},
-	{"earned", "v2 has no such field"},
-	{"runtimeInMin", "v2 has no such field"},
-}
+var templateOmitted = omap[string]{}
 
 var billingOmitted = omap[string]{
 	{"diskSpaceBilledGb", "v2 billing records carry no disk space"},

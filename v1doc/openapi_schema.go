@@ -308,8 +308,14 @@ func (g *schemaGen) applyTags(s *oaSchema, tag reflect.StructTag, owner reflect.
 // merge appends to a the properties of b that a lacks.
 func mergeProperties(a, b *oaSchema) {
 	for _, kv := range b.Properties {
-		if _, ok := a.Properties.get(kv.Key); !ok {
+		if have, ok := a.Properties.get(kv.Key); !ok {
 			a.Properties.set(kv.Key, kv.Value)
+		} else if kv.Value.Nullable && !have.Nullable {
+			// null in one of the merged answers (a serverless worker's
+			// cost, say) is null in the schema of both.
+			c := *have
+			c.Nullable = true
+			a.Properties.set(kv.Key, &c)
 		}
 	}
 }

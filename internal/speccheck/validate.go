@@ -670,3 +670,41 @@ func (s *Spec) operationSchemas(op *operation) []string {
 	}
 	return out
 }
+
+// WithoutNulls returns body with every object member removed whose value
+// is null and whose name is in names, at any depth. A v1 answer gives null
+// where v1 did for a value it did not have (the vendor's own examples show
+// it, Pod.templateId: null), in fields whose OpenAPI 3.0 schema says no
+// "nullable": the caller names those fields (the gateway's table of them),
+// and the rest of the answer is then validated as it is. A null in any other
+// field is still a contract error. A body that is not JSON is returned as
+// it is.
+func WithoutNulls(body []byte, names map[string]bool) []byte {
+	var v any
+	if len(names) == 0 || json.Unmarshal(body, &v) != nil {
+		return body
+	}
+	var strip func(v any)
+	strip = func(v any) {
+		switch n := v.(type) {
+		case map[string]any:
+			for k, x := range n {
+				if x == nil && names[k] {
+					delete(n, k)
+					continue
+				}
+				strip(x)
+			}
+		case []any:
+			for _, x := range n {
+				strip(x)
+			}
+		}
+	}
+	strip(v)
+	out, err := json.Marshal(v)
+	if err != nil {
+		return body
+	}
+	return out
+}
