@@ -91,10 +91,25 @@ func warningCases() []warningCase {
 					t.Errorf("version answered although omitted: %s", res.Body)
 				}
 			}},
-		{name: "a pod placed outside dataCenterIds: said, and the answer shows where it is",
+		{name: "a pod placed outside dataCenterIds that could not be deleted: said, and the answer shows where it is",
 			op: "CreatePod", opts: runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dataCenterIds":["EU-RO-1"]}`},
-			script: []step{createStep(newPod("p1", set("dataCenterId", "US-TX-3")))}, code: CodePlacedOutsideDataCenters, status: 201,
+			script: []step{createStep(newPod("p1", set("dataCenterId", "US-TX-3"))), {method: "DELETE", path: "/v2/pods/p1", status: 500, body: problem(500, "boom")}},
+			code: CodePlacedOutsideDataCenters, status: 201,
 			check: func(t *testing.T, res *Result) { wantWarning(t, res, "v2 placed the pod in US-TX-3") }},
+		{name: "a soft constraint v2 cannot check: accepted, and what was not guaranteed is said",
+			op: "CreatePod", opts: runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"minRAMPerGPU":16}`},
+			script: []step{createStep(newPod("p1"))}, code: CodeSoftConstraintUnchecked, status: 201,
+			check: func(t *testing.T, res *Result) {
+				wantWarning(t, res, "16 GB of RAM per GPU cannot be checked")
+				wantWarning(t, res, "field_policy minRAMPerGPU: refuse")
+			}},
+		{name: "a volume below v2's minimum: rounded up, and the extra storage billed is said",
+			op: "CreatePod", opts: runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"volumeInGb":1}`},
+			script: []step{createStep(newPod("p1"))}, code: CodeVolumeRoundedUp, status: 201,
+			check: func(t *testing.T, res *Result) {
+				wantWarning(t, res, "1 GB was rounded up to 10 GB")
+				wantWarning(t, res, "billed for 9 GB of volume storage more than asked")
+			}},
 		{name: "template volume removed with a fact store: remembered, and what v2 keeps is said",
 			op: "UpdateTemplate", opts: runOpts{params: map[string]string{"templateId": "t1"}, body: `{"volumeInGb":0}`, facts: newFakeFacts()},
 			script: []step{{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")}}, code: CodeTemplateVolumeRemembered, status: 200,
