@@ -94,7 +94,7 @@ func warningCases() []warningCase {
 		{name: "a pod placed outside dataCenterIds that could not be deleted: said, and the answer shows where it is",
 			op: "CreatePod", opts: runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dataCenterIds":["EU-RO-1"]}`},
 			script: []step{createStep(newPod("p1", set("dataCenterId", "US-TX-3"))), {method: "DELETE", path: "/v2/pods/p1", status: 500, body: problem(500, "boom")}},
-			code: CodePlacedOutsideDataCenters, status: 201,
+			code:   CodePlacedOutsideDataCenters, status: 201,
 			check: func(t *testing.T, res *Result) { wantWarning(t, res, "v2 placed the pod in US-TX-3") }},
 		{name: "a soft constraint v2 cannot check: accepted, and what was not guaranteed is said",
 			op: "CreatePod", opts: runOpts{body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"minRAMPerGPU":16}`},
