@@ -13,6 +13,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/validator"
+	"github.com/vektah/gqlparser/v2/validator/rules"
 
 	"github.com/v1gateway/v1gateway/internal/speccheck"
 )
@@ -135,7 +136,7 @@ func validAgainst(schema *ast.Schema, file string) error {
 	if err != nil {
 		return err
 	}
-	doc, gerrs := gqlparser.LoadQuery(schema, string(query))
+	doc, gerrs := gqlparser.LoadQueryWithRules(schema, string(query), rules.NewDefaultRules())
 	if len(gerrs) > 0 {
 		return gerrs
 	}
