@@ -19,8 +19,15 @@ import (
 	"github.com/v1gateway/v1gateway/translate"
 )
 
-//go:embed schema.graphql
-var schemaSDL string
+// The door's schema: the vendor's whole schema (schema.graphql) and the
+// door's additions to it (schema_door.graphql), the fields released
+// clients send that the record of the vendor's schema lacks.
+var (
+	//go:embed schema.graphql
+	schemaSDL string
+	//go:embed schema_door.graphql
+	schemaDoorSDL string
+)
 
 // Request is one GraphQL request as the HTTP layer read it. Execute may
 // change its Variables (an integer ID becomes a string: vars.go).
@@ -92,7 +99,8 @@ func New() (*Door, error) { return NewWithLimits(DefaultLimits()) }
 // bounds each document by l (limits.go). It fails only when the schema and
 // the table disagree (a bug, caught by the tests).
 func NewWithLimits(l Limits) (*Door, error) {
-	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL})
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL},
+		&ast.Source{Name: "schema_door.graphql", Input: schemaDoorSDL})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: schema: %w", err)
 	}
@@ -102,16 +110,6 @@ func NewWithLimits(l Limits) (*Door, error) {
 		def := s.Types[typ]
 		if def == nil || def.Fields.ForName(name) == nil {
 			return nil, fmt.Errorf("graphql: root field %s is not in the schema", key)
-		}
-	}
-	for _, def := range []*ast.Definition{s.Query, s.Mutation} {
-		for _, f := range def.Fields {
-			if strings.HasPrefix(f.Name, "__") {
-				continue
-			}
-			if _, ok := d.roots[def.Name+"."+f.Name]; !ok {
-				return nil, fmt.Errorf("graphql: root field %s.%s has no resolver", def.Name, f.Name)
-			}
 		}
 	}
 	return d, nil
@@ -207,11 +205,11 @@ type rootObject struct {
 func (r *rootObject) typeName() string { return r.typ }
 
 func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
+	ec.out.Fields = append(ec.out.Fields, f.Name)
 	rf, ok := r.door.roots[r.typ+"."+f.Name]
 	if !ok {
-		return nil, fmt.Errorf("%s is not answered by this gateway", f.Name)
+		return refuseRoot(ec, f)
 	}
-	ec.out.Fields = append(ec.out.Fields, f.Name)
 	if ec.limited != nil {
 		key := f.Alias
 		if key == "" {

@@ -412,6 +412,9 @@ func (ec *execCtx) endpointBody(in input, cur *endpointObject) (map[string]any, 
 		b["scalerType"] = s
 	}
 	if s := str("flashBootType"); s != "" {
+		if !slices.Contains(flashBootTypes, s) {
+			return nil, badInput("saveEndpoint: flashBootType: %q is not one of %s", s, strings.Join(flashBootTypes, ", "))
+		}
 		b["flashboot"] = s // v2's mode, which v1's plan takes as it is
 	}
 	if s := str("locations"); s != "" {

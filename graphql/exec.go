@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 
@@ -46,11 +47,14 @@ type jsonWriter interface {
 // per object type, the place a reader looks for what a field answers.
 type fieldTable[T any] map[string]func(o T, ec *execCtx, f *ast.Field) (any, error)
 
-// resolveIn looks f up in t and resolves it for o.
+// resolveIn looks f up in t and resolves it for o. A field of the schema
+// that t does not bind has no v2 source: it reads null, and the answer
+// names it as typ.field (unanswered) — the default path, so that a field
+// is answered by adding its one line to t and by nothing else.
 func resolveIn[T any](t fieldTable[T], typ string, o T, ec *execCtx, f *ast.Field) (any, error) {
 	fn, ok := t[f.Name]
 	if !ok {
-		return nil, fmt.Errorf("%s.%s is not answered by this gateway", typ, f.Name)
+		return ec.unanswered(typ, f.Name)
 	}
 	return fn(o, ec, f)
 }
@@ -463,7 +467,25 @@ func (cf *collectedField) find(o object, f *ast.Field) {
 		}
 	}
 	if t, ok := o.(tabledObject); ok {
-		cf.resolve = t.resolverFor(f.Name)
+		if cf.resolve = t.resolverFor(f.Name); cf.resolve == nil && f.Name != "__typename" {
+			// In neither of the type's tables: no v2 source (resolveIn's
+			// default), written as null without a call per object.
+			cf.write = unansweredWriter(o)
+		}
+	}
+}
+
+// unansweredWriter is the writer of a field that the tables of first's
+// type do not bind, for the objects of first's Go type: null, and the field
+// named in the operation's warning once (writeUnanswered).
+func unansweredWriter(first object) leafWriter {
+	typ := reflect.TypeOf(first)
+	return func(ec *execCtx, cf *collectedField, o object) bool {
+		if reflect.TypeOf(o) != typ {
+			return false
+		}
+		ec.writeUnanswered(cf, o.typeName(), cf.fields[0].Name)
+		return true
 	}
 }
 

@@ -86,7 +86,7 @@ func TestPodInputsV2CannotHonourAreRefusedBeforeAnyCreate(t *testing.T) {
 	cases := []struct{ name, input, want string }{
 		{"a price cap", `deployCost: 0.5`, "deployCost"},
 		{"a stop time", `stopAfter: "2026-04-15T00:00:00Z"`, "stopAfter"},
-		{"compliance", `compliance: ["GDPR"]`, "compliance"},
+		{"compliance", `compliance: [GDPR]`, "compliance"},
 		{"a placement minimum above v1's default (P1)", `minMemoryInGb: 64`, "minRAMPerGPU"},
 	}
 	for _, c := range cases {
