@@ -3,6 +3,7 @@ package graphql
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -543,10 +544,16 @@ func podAction(op string) func(ec *execCtx, f *ast.Field) (any, error) {
 }
 
 // podTerminate is podTerminate(input: {podId}): v1 DeletePod. The vendor
-// answered null.
+// answered null, and for a pod that is not there (v2's 404, or an id v2
+// could never have given) its own message, which clients compare exactly
+// (dstack takes it as "already gone": vendorNotFound).
 func podTerminate(ec *execCtx, f *ast.Field) (any, error) {
 	id, _ := inputArg(ec.args(f), "input").str("podId")
-	if _, err := ec.run("DeletePod", map[string]string{"podId": id}, nil, nil); err != nil {
+	_, v2Status, err := ec.runNoting("DeletePod", map[string]string{"podId": id}, nil, nil)
+	if pe, ok := err.(*planError); ok && (v2Status == http.StatusNotFound || (v2Status == 0 && pe.status == http.StatusNotFound)) {
+		return nil, vendorNotFound(pe, "pod not found to terminate", "NOT_FOUND")
+	}
+	if err != nil {
 		return nil, err
 	}
 	return nil, nil

@@ -191,7 +191,6 @@ func TestARootFieldWithoutAResolverIsRefusedWithItsReason(t *testing.T) {
 	}
 }
 
-
 // validDocument parses and validates a client document as the door's
 // entrance does (limits, then gqlparser's rules as the door runs them), and
 // its variables (the .json beside it).
