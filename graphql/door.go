@@ -157,7 +157,7 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	if op.Operation == ast.Mutation {
 		root = d.schema.Mutation
 	}
-	ec := &execCtx{ctx: ctx, env: env, vars: vars, doc: doc, out: out}
+	ec := &execCtx{ctx: ctx, env: env, vars: vars, doc: doc, out: out, schema: d.schema}
 	// The answer is built in a pooled buffer (podjson's, the v1 answers'):
 	// a list's answer is tens of kilobytes, grown anew for every request
 	// otherwise.

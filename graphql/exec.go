@@ -126,6 +126,17 @@ func leafString[T any](get func(T) string) func(*execCtx, *collectedField, T) {
 	return func(ec *execCtx, _ *collectedField, o T) { ec.buf = appendString(ec.buf, get(o)) }
 }
 
+// leafOptString writes a string that reads null when "" (v2's null).
+func leafOptString[T any](get func(T) string) func(*execCtx, *collectedField, T) {
+	return func(ec *execCtx, _ *collectedField, o T) {
+		if v := get(o); v != "" {
+			ec.buf = appendString(ec.buf, v)
+			return
+		}
+		ec.buf = append(ec.buf, "null"...)
+	}
+}
+
 func leafInt[T any](get func(T) int) func(*execCtx, *collectedField, T) {
 	return func(ec *execCtx, cf *collectedField, o T) { ec.writeLeafInt(cf, get(o)) }
 }
@@ -168,6 +179,8 @@ type execCtx struct {
 	vars map[string]any
 	doc  *ast.QueryDocument
 	out  *Response
+	// schema is the door's (enumIn reads its enums).
+	schema *ast.Schema
 
 	errs gqlerror.List
 	// Where the executor is in the answer (errorPath): the steps of the

@@ -113,3 +113,20 @@ func nonEmpty(s string) any {
 func vendorNotFound(pe *planError, message, code string) error {
 	return &planError{status: pe.status, message: message, op: pe.op, code: code}
 }
+
+// enumIn is the values of vals that are values of the schema's enum typ,
+// in order (v2 has compliance certifications the vendor's enum lacks: an
+// enum field may only answer its own values).
+func (ec *execCtx) enumIn(typ string, vals []string) []string {
+	if ec.schema == nil {
+		return vals
+	}
+	def := ec.schema.Types[typ]
+	out := make([]string, 0, len(vals))
+	for _, v := range vals {
+		if def != nil && def.EnumValues.ForName(v) != nil {
+			out = append(out, v)
+		}
+	}
+	return out
+}

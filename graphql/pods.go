@@ -145,22 +145,45 @@ var podLeaves = leafTable[*podObject]{
 		}
 		ec.writeLeafInt(cf, p.m.V2.CPU.Memory)
 	},
-	"uptimeSeconds":    func(ec *execCtx, cf *collectedField, p *podObject) { ec.writeLeafInt(cf, p.uptime(ec)) },
-	"machineId":        leafUnanswered[*podObject]("Pod", "machineId"),
-	"dockerId":         leafUnanswered[*podObject]("Pod", "dockerId"),
-	"lastStatusChange": leafUnanswered[*podObject]("Pod", "lastStatusChange"),
-	"podType":          leafUnanswered[*podObject]("Pod", "podType"),
-	"port":             leafUnanswered[*podObject]("Pod", "port"),
+	"uptimeSeconds":           func(ec *execCtx, cf *collectedField, p *podObject) { ec.writeLeafInt(cf, p.uptime(ec)) },
+	"adjustedCostPerHr":       leafFloat(func(p *podObject) float64 { return p.m.V1.AdjustedCostPerHr }),
+	"locked":                  leafBool(func(p *podObject) bool { return p.m.V1.Locked }),
+	"containerRegistryAuthId": leafOptString(func(p *podObject) string { return p.m.V1.ContainerRegistryAuthID }),
+	"templateId":              leafOptString(func(p *podObject) string { return p.m.V1.TemplateID }),
+	"cpuFlavorId":             leafOptString(func(p *podObject) string { return p.m.V1.CPUFlavorID }),
+	"createdAt":               leafOptString(func(p *podObject) string { return p.m.V1.CreatedAt }),
+	"lastStartedAt":           leafOptString(func(p *podObject) string { return p.m.V1.LastStartedAt }),
+	"networkVolumeId":         leafOptString(func(p *podObject) string { return p.networkVolumeID() }),
+	"machineId":               leafUnanswered[*podObject]("Pod", "machineId"),
+	"dockerId":                leafUnanswered[*podObject]("Pod", "dockerId"),
+	"lastStatusChange":        leafUnanswered[*podObject]("Pod", "lastStatusChange"),
+	"podType":                 leafUnanswered[*podObject]("Pod", "podType"),
+	"port":                    leafUnanswered[*podObject]("Pod", "port"),
 }
 
 var podFields = fieldTable[*podObject]{
 	"machine": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.machine, nil },
+	"networkVolume": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
+		if id := p.networkVolumeID(); id != "" {
+			return &volumeObject{id: id}, nil
+		}
+		return nil, nil
+	},
+	"cpuFlavor": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.cpuFlavor(p.m.V1.CPUFlavorID) },
 	"runtime": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.Runtime == nil {
 			return nil, nil
 		}
 		return &p.runtime, nil
 	},
+}
+
+// networkVolumeID is the network volume the pod mounts ("" for none).
+func (p *podObject) networkVolumeID() string {
+	if len(p.m.V2.Mounts.Network) == 0 {
+		return ""
+	}
+	return p.m.V2.Mounts.Network[0].VolumeID
 }
 
 // unansweredField is the resolver of a field v2 has no source for.
@@ -217,7 +240,24 @@ var podMachineLeaves = leafTable[*podMachine]{
 		}
 		ec.buf = appendString(ec.buf, p.m.V2.DataCenterID)
 	},
-	"podHostId": leafUnanswered[*podMachine]("PodMachineInfo", "podHostId"),
+	"podHostId":    leafUnanswered[*podMachine]("PodMachineInfo", "podHostId"),
+	"dataCenterId": leafOptString(func(p *podMachine) string { return p.m.V2.DataCenterID }),
+	"gpuTypeId": leafOptString(func(p *podMachine) string {
+		if p.m.V2.GPU == nil {
+			return ""
+		}
+		return p.m.V2.GPU.ID
+	}),
+	"secureCloud": func(ec *execCtx, _ *collectedField, p *podMachine) {
+		switch p.m.V2.Cloud {
+		case "SECURE":
+			ec.buf = append(ec.buf, "true"...)
+		case "COMMUNITY":
+			ec.buf = append(ec.buf, "false"...)
+		default:
+			ec.buf = append(ec.buf, "null"...)
+		}
+	},
 }
 
 type podRuntime struct {

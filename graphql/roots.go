@@ -19,6 +19,8 @@ func rootFields() map[string]rootField {
 		"Query.gpuTypes":           {resolve: queryGPUTypes, public: true},
 		"Query.dataCenters":        {resolve: queryDataCenters, public: true},
 		"Query.serverlessGpuPools": {resolve: queryServerlessGPUPools, public: true},
+		"Query.cpuFlavors":         {resolve: queryCPUFlavors, public: true},
+		"Query.countryCodes":       {resolve: queryCountryCodes, public: true},
 		"Query.podTemplates":       {resolve: queryPodTemplates},
 		"Query.podTemplate":        {resolve: queryPodTemplate},
 
@@ -36,6 +38,9 @@ func rootFields() map[string]rootField {
 		"Mutation.updateUserSettings":       {resolve: updateUserSettings},
 		"Mutation.saveRegistryAuth":         {resolve: saveRegistryAuth},
 		"Mutation.deleteRegistryAuth":       {resolve: deleteRegistryAuth},
+		"Mutation.podEditJob":               {resolve: podEditJob},
+		"Mutation.createNetworkVolume":      {resolve: createNetworkVolume},
+		"Mutation.deleteNetworkVolume":      {resolve: deleteNetworkVolume},
 	}
 }
 

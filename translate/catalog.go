@@ -86,10 +86,13 @@ func ReadGPUTypes(ctx context.Context, req *Request, c Caller, q GPUCatalogQuery
 
 // V2DataCenter is a v2 DataCenter with its GPU availability.
 type V2DataCenter struct {
-	ID              string `json:"id"`
-	Name            string `json:"name"`
-	Region          string `json:"region"`
-	GPUAvailability []struct {
+	ID                 string   `json:"id"`
+	Name               string   `json:"name"`
+	Region             string   `json:"region"`
+	GlobalNetwork      bool     `json:"globalNetwork"`
+	NetworkVolumeTypes []string `json:"networkVolumeTypes"`
+	Compliance         []string `json:"compliance"`
+	GPUAvailability    []struct {
 		ID           string `json:"id"`
 		Name         string `json:"name"`
 		Availability string `json:"availability"`
