@@ -87,6 +87,9 @@ type podObject struct {
 	// up is the pod's uptime once read (uptimeSeconds and
 	// runtime.uptimeInSeconds are the same), -1 before.
 	up int
+	// clusterID and clusterIP are the pod's place in a cluster, for a
+	// pod read as a cluster's member (clusterPods).
+	clusterID, clusterIP string
 }
 
 func (p *podObject) set(m *translate.PodModel) {
@@ -154,6 +157,8 @@ var podLeaves = leafTable[*podObject]{
 	"createdAt":               leafOptString(func(p *podObject) string { return p.m.V1.CreatedAt }),
 	"lastStartedAt":           leafOptString(func(p *podObject) string { return p.m.V1.LastStartedAt }),
 	"networkVolumeId":         leafOptString(func(p *podObject) string { return p.networkVolumeID() }),
+	"clusterId":               leafOptString(func(p *podObject) string { return p.clusterID }),
+	"clusterIp":               leafOptString(func(p *podObject) string { return p.clusterIP }),
 	"machineId":               leafUnanswered[*podObject]("Pod", "machineId"),
 	"dockerId":                leafUnanswered[*podObject]("Pod", "dockerId"),
 	"lastStatusChange":        leafUnanswered[*podObject]("Pod", "lastStatusChange"),

@@ -41,6 +41,8 @@ func rootFields() map[string]rootField {
 		"Mutation.podEditJob":               {resolve: podEditJob},
 		"Mutation.createNetworkVolume":      {resolve: createNetworkVolume},
 		"Mutation.deleteNetworkVolume":      {resolve: deleteNetworkVolume},
+		"Mutation.createCluster":            {resolve: createCluster},
+		"Mutation.deleteCluster":            {resolve: deleteCluster},
 	}
 }
 

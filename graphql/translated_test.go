@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The root fields and fields of issue 36 item 2, each on a v1 operation's
@@ -146,5 +147,56 @@ func TestPodFieldsV2HasAValueFor(t *testing.T) {
 	gt := w.ok(`query { gpuTypes(input: {id: "NVIDIA GeForce RTX 4090"}) { maxGpuCount maxGpuCountSecureCloud maxGpuCountCommunityCloud } }`, "")
 	if path(gt.Data, "gpuTypes.0.maxGpuCountSecureCloud") != float64(8) || path(gt.Data, "gpuTypes.0.maxGpuCountCommunityCloud") != float64(4) {
 		t.Errorf("max GPU counts: %s", gt.raw)
+	}
+}
+
+func TestClustersAreCreatedReadAndDeleted(t *testing.T) {
+	w := newWorld(t)
+	mark := w.mark()
+	a := w.ok(`mutation { createCluster(input: {clusterName: "train", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 8,
+		type: TRAINING, imageName: "runpod/pytorch:2", dataCenterId: "US-KS-2", containerDiskInGb: 100, deployCost: 47.84,
+		dockerArgs: "{\"cmd\": [\"sleep\", \"infinity\"]}", env: [{key: "A", value: "1"}], ports: "10022/tcp"})
+		{ id name type gpuTypeId podCount gpuCountPerPod pods { id clusterId clusterIp imageName dockerArgs machine { podHostId } } } }`, "")
+	id, _ := path(a.Data, "createCluster.id").(string)
+	if id == "" || path(a.Data, "createCluster.type") != "TRAINING" || path(a.Data, "createCluster.podCount") != float64(2) {
+		t.Fatalf("createCluster: %s", a.raw)
+	}
+	if !a.warned("deployCost was not applied") {
+		t.Errorf("warnings %q", a.resp.Warnings)
+	}
+	if calls := w.callsSince(mark); !slices.Contains(calls, "POST /v2/clusters") || !slices.Contains(calls, "GET /v2/clusters/"+id+"/pods") {
+		t.Errorf("v2 calls %v", calls)
+	}
+	if body := w.bodyOf(mark, "POST", "/v2/clusters"); fmt.Sprint(body["dataCenterIds"]) != "[US-KS-2]" || body["args"] != "sleep infinity" || body["disk"] != float64(100) {
+		t.Errorf("the v2 body %v", body)
+	}
+	// The member pods are placed one after the other.
+	w.now = w.now.Add(10 * time.Minute)
+	mine := w.ok(`query { myself { clusters { id name pods { id clusterId clusterIp imageName dockerArgs machine { podHostId } } } } }`, "")
+	pods, _ := path(mine.Data, "myself.clusters.0.pods").([]any)
+	if path(mine.Data, "myself.clusters.0.id") != id || len(pods) != 2 || path(pods[0], "clusterId") != id ||
+		path(pods[0], "imageName") != "runpod/pytorch:2" || path(pods[0], "dockerArgs") != "sleep infinity" {
+		t.Errorf("myself.clusters: %s", mine.raw)
+	}
+	if !mine.warned("PodMachineInfo.podHostId") {
+		t.Errorf("warnings %q", mine.resp.Warnings)
+	}
+	del := fmt.Sprintf(`mutation { deleteCluster(input: {id: %q}) }`, id)
+	if d := w.ok(del, ""); d.Data["deleteCluster"] != nil {
+		t.Errorf("deleteCluster: %s", d.raw)
+	}
+	// dstack compares extensions.code to take the cluster as gone.
+	if again := w.do(del, ""); again.code() != "Cluster not found" {
+		t.Errorf("a second delete: %s", again.raw)
+	}
+	for _, c := range []struct{ input, code, want string }{
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3"`, "BAD_USER_INPUT", "gpuCountPerPod, podCount: required"},
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, dockerArgs: "{\"cmd\": [\"x\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`, "NOT_SUPPORTED_BY_V2", "entrypoint"},
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, containerRegistryAuthId: "r"`, "NOT_SUPPORTED_BY_V2", "private registry"},
+	} {
+		e := w.do(`mutation { createCluster(input: {`+c.input+`}) { id } }`, "")
+		if e.code() != c.code || !strings.Contains(e.message(), c.want) {
+			t.Errorf("%s: %s", c.input, e.raw)
+		}
 	}
 }

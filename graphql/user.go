@@ -49,6 +49,7 @@ var userFields = fieldTable[*userObject]{
 	"pubKey":                 func(u *userObject, ec *execCtx, _ *ast.Field) (any, error) { return u.pubKey(ec) },
 	"currentSpendPerHr":      func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.currentSpend() },
 	"containerRegistryCreds": func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.registryObjects() },
+	"clusters":               func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return userClusters(ec) },
 	"email":                  unansweredField[*userObject]("User", "email"),
 	"clientBalance":          unansweredField[*userObject]("User", "clientBalance"),
 	"spendLimit":             unansweredField[*userObject]("User", "spendLimit"),
