@@ -37,7 +37,8 @@ import (
 // with that id — an empty list when there is none (runpod-python's get_gpu
 // raises its own "No GPU found" on []).
 func queryGPUTypes(ec *execCtx, f *ast.Field) (any, error) {
-	id, _ := inputArg(ec.args(f), "input").str("id")
+	filter := inputArg(ec.args(f), "input")
+	id, _ := filter.str("id")
 	q := translate.GPUCatalogQuery{ID: id}
 	// The read asks for the availability of the selection's first
 	// lowestPrice input, and keeps it for that field.
@@ -52,6 +53,9 @@ func queryGPUTypes(ec *execCtx, f *ast.Field) (any, error) {
 	}
 	if seeded != nil {
 		memoize(ec, seeded.key(), byID(types))
+	}
+	if types, err = ec.filterGPUTypes(filter, types); err != nil {
+		return nil, err
 	}
 	out := make([]object, len(types))
 	for i := range types {

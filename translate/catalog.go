@@ -27,6 +27,9 @@ type GPUCatalogQuery struct {
 	Count        int
 	Cloud        string
 	CudaVersions []string
+	// Product is the availability's product context: POD ("") or
+	// CLUSTER.
+	Product string
 }
 
 // values is q as the catalog's query parameters.
@@ -34,7 +37,11 @@ func (q GPUCatalogQuery) values() url.Values {
 	if q.Count <= 0 {
 		return nil
 	}
-	v := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "count": {strconv.Itoa(q.Count)}}
+	product := q.Product
+	if product == "" {
+		product = "POD"
+	}
+	v := url.Values{"include": {"AVAILABILITY"}, "product": {product}, "count": {strconv.Itoa(q.Count)}}
 	if q.Cloud != "" {
 		v.Set("cloud", q.Cloud)
 	}
