@@ -185,7 +185,7 @@ func (ec *execCtx) clusterPods(id string) (any, error) {
 	}
 	out := make([]object, len(pods))
 	for i := range pods {
-		p := &podObject{clusterID: pods[i].ClusterID, clusterIP: pods[i].ClusterIP}
+		p := &podObject{cluster: &podCluster{id: pods[i].ClusterID, ip: pods[i].ClusterIP}}
 		p.set(&pods[i].PodModel)
 		out[i] = p
 	}

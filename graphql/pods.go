@@ -87,9 +87,24 @@ type podObject struct {
 	// up is the pod's uptime once read (uptimeSeconds and
 	// runtime.uptimeInSeconds are the same), -1 before.
 	up int
-	// clusterID and clusterIP are the pod's place in a cluster, for a
-	// pod read as a cluster's member (clusterPods).
-	clusterID, clusterIP string
+	// cluster is the pod's place in a cluster, for a pod read as a
+	// cluster's member (clusterPods); nil otherwise (a pointer: a list's
+	// pods do not carry two strings each for it).
+	cluster *podCluster
+}
+
+// podCluster is a pod's cluster id and address on its network.
+type podCluster struct{ id, ip string }
+
+// clusterPlace is p's cluster id or address ("" outside a cluster).
+func (p *podObject) clusterPlace(ip bool) string {
+	switch {
+	case p.cluster == nil:
+		return ""
+	case ip:
+		return p.cluster.ip
+	}
+	return p.cluster.id
 }
 
 func (p *podObject) set(m *translate.PodModel) {
@@ -157,8 +172,8 @@ var podLeaves = leafTable[*podObject]{
 	"createdAt":               leafOptString(func(p *podObject) string { return p.m.V1.CreatedAt }),
 	"lastStartedAt":           leafOptString(func(p *podObject) string { return p.m.V1.LastStartedAt }),
 	"networkVolumeId":         leafOptString(func(p *podObject) string { return p.networkVolumeID() }),
-	"clusterId":               leafOptString(func(p *podObject) string { return p.clusterID }),
-	"clusterIp":               leafOptString(func(p *podObject) string { return p.clusterIP }),
+	"clusterId":               leafOptString(func(p *podObject) string { return p.clusterPlace(false) }),
+	"clusterIp":               leafOptString(func(p *podObject) string { return p.clusterPlace(true) }),
 	"machineId":               leafUnanswered[*podObject]("Pod", "machineId"),
 	"dockerId":                leafUnanswered[*podObject]("Pod", "dockerId"),
 	"lastStatusChange":        leafUnanswered[*podObject]("Pod", "lastStatusChange"),
