@@ -135,7 +135,7 @@ func validAgainst(schema *ast.Schema, file string) error {
 	if err != nil {
 		return err
 	}
-	doc, gerrs := gqlparser.LoadQuery(schema, string(query))
+	doc, gerrs := gqlparser.LoadQueryWithRules(schema, string(query), nil) // nil: gqlparser's default rules
 	if len(gerrs) > 0 {
 		return gerrs
 	}
