@@ -37,7 +37,7 @@ import (
 // with that id — an empty list when there is none (runpod-python's get_gpu
 // raises its own "No GPU found" on []).
 func queryGPUTypes(ec *execCtx, f *ast.Field) (any, error) {
-	filter := inputArg(ec.args(f), "input")
+	filter := ec.rootInput(f)
 	id, _ := filter.str("id")
 	q := translate.GPUCatalogQuery{ID: id}
 	// The read asks for the availability of the selection's first

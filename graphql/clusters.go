@@ -22,7 +22,7 @@ import (
 // what it cannot guarantee is accepted with a warning (a price cap, a CUDA
 // minimum: P1's soft constraints).
 func createCluster(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	b := &translate.ClusterCreate{Type: "TRAINING"}
 	b.Name, _ = in.str("clusterName")
 	b.Compute.GPUTypeID, _ = in.str("gpuTypeId")
@@ -122,7 +122,7 @@ func setOf(l []string) map[string]bool {
 // go. The vendor answered null, and for a cluster that is not there the
 // code "Cluster not found", which dstack compares to take it as gone.
 func deleteCluster(ec *execCtx, f *ast.Field) (any, error) {
-	id, _ := inputArg(ec.args(f), "input").str("id")
+	id, _ := ec.rootInput(f).str("id")
 	if res := translate.DeleteCluster(ec.ctx, ec.readRequest(), ec.env.Caller, id); res != nil {
 		err := ec.readFailed("deleteCluster", res)
 		if pe, ok := err.(*planError); ok && pe.status == http.StatusNotFound {

@@ -18,7 +18,7 @@ import (
 // queryCPUFlavors is Query.cpuFlavors(input: {id}): every CPU flavor, or
 // the one with that id (an empty list when there is none).
 func queryCPUFlavors(ec *execCtx, f *ast.Field) (any, error) {
-	id, _ := inputArg(ec.args(f), "input").str("id")
+	id, _ := ec.rootInput(f).str("id")
 	types, err := ec.cpuTypes(translate.CPUCatalogQuery{ID: id})
 	if err != nil {
 		return nil, err

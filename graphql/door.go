@@ -228,7 +228,34 @@ func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
 	if ec.env.Anonymous && ec.env.NoPublicKey {
 		return nil, errNoPublicKey(f.Name)
 	}
-	return rf.resolve(ec, f)
+	mark := len(ec.inputs)
+	v, err := rf.resolve(ec, f)
+	if err == nil {
+		ec.warnUnread(f.Name, ec.inputs[mark:])
+	}
+	ec.inputs = ec.inputs[:mark]
+	return v, err
+}
+
+// warnUnread names the input fields a root field was given and did not
+// read: the vendor's schema admits them, and v2 has no home for them in
+// what the field does, so they were ignored (P1: a field outside what the
+// gateway translates is ignored with a warning and a /usage note, never
+// refused).
+func (ec *execCtx) warnUnread(root string, inputs []input) {
+	for _, in := range inputs {
+		if keys := in.unread(); len(keys) > 0 {
+			ec.warn(translate.CodeUnknownFields, root+": "+strings.Join(keys, ", ")+" not applied: the gateway has no v2 setting for "+pronoun(len(keys))+" in "+root+" (ignored)")
+		}
+	}
+}
+
+// pronoun is "it" or "them".
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // pickOperation is the operation to run: the one named, or the only one.

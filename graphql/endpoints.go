@@ -300,7 +300,7 @@ var endpointNames = fieldNames{
 // whole endpoint; what is null or "" is left as it is), after a
 // GetEndpoint that tells what would change.
 func saveEndpoint(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	if err := ec.refuseEndpointInput(in); err != nil {
 		return nil, err
 	}
@@ -574,7 +574,7 @@ func cpuFlavorsOf(ids []string) ([]string, int, error) {
 // templateId}): v1 UpdateEndpoint {templateId} (v2 applies the template's
 // settings to the endpoint once, H3), answering the endpoint.
 func updateEndpointTemplate(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	id, _ := in.str("endpointId")
 	tpl, _ := in.str("templateId")
 	if tpl == "" {

@@ -197,6 +197,10 @@ type execCtx struct {
 	// moreWarnings counts the warnings past maxWarnings (addWarning).
 	moreWarnings int
 
+	// inputs are the input arguments of the root field running
+	// (rootInput), whose unread fields it names once it ran.
+	inputs []input
+
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
 	memo map[string]any

@@ -16,7 +16,7 @@ import (
 // answering the pod. One table, GraphQL PodEditJobInput field → v1
 // PodUpdateInput field (podEditNames); the plan refuses what v2 cannot do.
 func podEditJob(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	id, _ := in.str("podId")
 	b := map[string]any{}
 	for _, k := range []string{"imageName", "volumeMountPath", "containerRegistryAuthId"} {

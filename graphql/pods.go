@@ -33,7 +33,7 @@ func (ec *execCtx) podQuery(f *ast.Field) url.Values {
 
 // queryPod is Query.pod(input: {podId}): null when v2 has no such pod.
 func queryPod(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	id, _ := in.str("podId")
 	if !translate.ValidID(id) {
 		return nil, nil
@@ -413,7 +413,7 @@ func envPairs(raw json.RawMessage) [][2]string {
 // the v1 CreatePod of the input, then the created pod.
 func podCreateRoot(cpu bool) func(ec *execCtx, f *ast.Field) (any, error) {
 	return func(ec *execCtx, f *ast.Field) (any, error) {
-		in := inputArg(ec.args(f), "input")
+		in := ec.rootInput(f)
 		body, err := ec.podCreateBody(f.Name, in, cpu)
 		if err != nil {
 			return nil, err
@@ -569,7 +569,7 @@ func parseInstanceID(id string) (flavor string, vcpus int, err error) {
 // podResume is podResume(input: {podId, gpuCount}): v1 StartPod. v2 starts
 // a pod with the GPUs it has; a different gpuCount is refused.
 func podResume(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	id, _ := in.str("podId")
 	params := map[string]string{"podId": id}
 	if l, ok := in.strs("allowedCudaVersions"); ok && len(l) > 0 {
@@ -594,7 +594,7 @@ func podResume(ec *execCtx, f *ast.Field) (any, error) {
 // podAction is a mutation that runs a v1 pod action (StopPod).
 func podAction(op string) func(ec *execCtx, f *ast.Field) (any, error) {
 	return func(ec *execCtx, f *ast.Field) (any, error) {
-		id, _ := inputArg(ec.args(f), "input").str("podId")
+		id, _ := ec.rootInput(f).str("podId")
 		res, err := ec.run(op, map[string]string{"podId": id}, nil, nil)
 		if err != nil {
 			return nil, err
@@ -608,7 +608,7 @@ func podAction(op string) func(ec *execCtx, f *ast.Field) (any, error) {
 // could never have given) its own message, which clients compare exactly
 // (dstack takes it as "already gone": vendorNotFound).
 func podTerminate(ec *execCtx, f *ast.Field) (any, error) {
-	id, _ := inputArg(ec.args(f), "input").str("podId")
+	id, _ := ec.rootInput(f).str("podId")
 	_, v2Status, err := ec.runNoting("DeletePod", map[string]string{"podId": id}, nil, nil)
 	if pe, ok := err.(*planError); ok && (v2Status == http.StatusNotFound || (v2Status == 0 && pe.status == http.StatusNotFound)) {
 		return nil, vendorNotFound(pe, "pod not found to terminate", "NOT_FOUND")

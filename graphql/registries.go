@@ -15,7 +15,7 @@ import (
 // saveRegistryAuth is saveRegistryAuth(input: {name, username,
 // password}), answering the credential {id, name}.
 func saveRegistryAuth(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	body := map[string]any{}
 	for _, k := range []string{"name", "username", "password"} {
 		if s, ok := in.str(k); ok {

@@ -214,3 +214,23 @@ func (d *Door) validDocument(file string) error {
 	}
 	return nil
 }
+
+// An input field the vendor's schema admits and the door has no v2 setting
+// for is ignored, named in a warning and noted for /usage
+// (unknown_fields_ignored), never refused (P1) — the default path of every
+// root field's input (rootInput): nothing to write per field. Null and ""
+// say nothing and are not named.
+func TestInputFieldsTheDoorDoesNotReadAreNamed(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`mutation { deployCpuPod(input: {name: "x", imageName: "python:3.12", instanceId: "cpu3c-2-4", volumeKey: "k", stopAfter: ""}) { id } }`, "")
+	if !a.warned("deployCpuPod: volumeKey not applied: the gateway has no v2 setting for it") || a.warned("stopAfter") {
+		t.Errorf("warnings %q", a.resp.Warnings)
+	}
+	if !a.noted("unknown_fields_ignored") {
+		t.Errorf("notes %v", a.resp.Notes)
+	}
+	b := w.ok(`mutation { createNetworkVolume(input: {name: "v", size: 10, dataCenterId: "EU-RO-1"}) { id } }`, "")
+	if len(b.resp.Warnings) != 0 {
+		t.Errorf("every field read, yet: %q", b.resp.Warnings)
+	}
+}

@@ -179,7 +179,7 @@ var sshKeyLine = regexp.MustCompile(`^(ssh|ecdsa|sk)-\S+ \S+([ \t][^\n\r]*)?$`)
 // not is named and nothing is sent. "" removes every key. Answers the
 // User with the keys v2 kept.
 func updateUserSettings(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	block, ok := in.str("pubKey")
 	if !ok {
 		return &userObject{}, nil // nothing to change

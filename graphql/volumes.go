@@ -16,7 +16,7 @@ import (
 // createNetworkVolume is createNetworkVolume(input: {name, size,
 // dataCenterId}), answering the volume.
 func createNetworkVolume(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	body := map[string]any{}
 	if s, ok := in.str("name"); ok {
 		body["name"] = s
@@ -42,7 +42,7 @@ func createNetworkVolume(ec *execCtx, f *ast.Field) (any, error) {
 // answered null, and for a volume that is not there its own message, which
 // dstack looks for to take the volume as gone (vendorNotFound).
 func deleteNetworkVolume(ec *execCtx, f *ast.Field) (any, error) {
-	id, _ := inputArg(ec.args(f), "input").str("id")
+	id, _ := ec.rootInput(f).str("id")
 	_, v2Status, err := ec.runNoting("DeleteNetworkVolume", map[string]string{"networkVolumeId": id}, nil, nil)
 	if pe, ok := err.(*planError); ok && (v2Status == http.StatusNotFound || (v2Status == 0 && pe.status == http.StatusNotFound)) {
 		return nil, vendorNotFound(pe, "Tried to delete nonexistent network volume "+id, "NOT_FOUND")
