@@ -670,12 +670,11 @@ func leafType(f *ast.Field) string {
 // writeInt writes an integer: as a number in a Float field.
 func (ec *execCtx) writeInt(f *ast.Field, n int64) { ec.writeIntAs(leafType(f), n) }
 
-// writeIntAs is writeInt for a field of the schema type typ.
-func (ec *execCtx) writeIntAs(typ string, n int64) {
-	if typ == "Float" {
-		ec.buf = appendFloat(ec.buf, float64(n))
-		return
-	}
+// writeIntAs is writeInt for a field of the schema type typ: an integer
+// is the same JSON number in a Float field (16, as encoding/json writes
+// 16.0), so it is written as one either way (the vendor's schema types
+// Pod.memoryInGb, vcpuCount and volumeInGb Float).
+func (ec *execCtx) writeIntAs(_ string, n int64) {
 	ec.buf = strconv.AppendInt(ec.buf, n, 10)
 }
 
