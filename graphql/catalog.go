@@ -112,7 +112,8 @@ var gpuTypeFields = fieldTable[*gpuTypeObject]{
 	"maxGpuCountCommunityCloud": func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) {
 		return cloudMax(g.t.Community, g.t.MaxCount.Community), nil
 	},
-	"lowestPrice": gpuLowestPrice,
+	"nodeGroupDatacenters": func(g *gpuTypeObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.clusterDataCenters(g.t.ID) },
+	"lowestPrice":          gpuLowestPrice,
 
 	"cudaCores":          unansweredField[*gpuTypeObject]("GpuType", "cudaCores"),
 	"oneMonthPrice":      unansweredField[*gpuTypeObject]("GpuType", "oneMonthPrice"),
@@ -291,6 +292,7 @@ var lowestPriceFields = fieldTable[*lowestPrice]{
 	"gpuName":              func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.t.Name, nil },
 	"uninterruptablePrice": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.price(), nil },
 	"stockStatus":          func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return stockStatus(l.t.Availability), nil },
+	"compliance":           func(l *lowestPrice, ec *execCtx, _ *ast.Field) (any, error) { return ec.complianceWhere(l.t) },
 	"gpuTypeCudaVersions": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) {
 		out := make([]object, len(l.t.CudaVersions))
 		for i, c := range l.t.CudaVersions {

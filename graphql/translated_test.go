@@ -200,3 +200,28 @@ func TestClustersAreCreatedReadAndDeleted(t *testing.T) {
 		}
 	}
 }
+
+func TestGPUTypesAnswerClusterDataCentersAndCompliance(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`query { gpuTypes(input: {cluster: true}) { id nodeGroupDatacenters { id name }
+		lowestPrice(input: {gpuCount: 1, secureCloud: true}) { stockStatus compliance } } }`, "")
+	types, _ := a.Data["gpuTypes"].([]any)
+	if len(types) == 0 {
+		t.Fatalf("gpuTypes(cluster): %s", a.raw)
+	}
+	for _, g := range types {
+		dcs, _ := path(g, "nodeGroupDatacenters").([]any)
+		comp, _ := path(g, "lowestPrice.compliance").([]any)
+		if len(dcs) == 0 || path(dcs[0], "name") == nil || len(comp) == 0 {
+			t.Errorf("%v", g)
+		}
+		for _, c := range comp {
+			if c == "RENEWABLE" {
+				t.Errorf("a certification outside the vendor's enum: %v", g)
+			}
+		}
+	}
+	if a.warned("nodeGroupDatacenters") || a.warned("LowestPrice.compliance") {
+		t.Errorf("warnings %q", a.resp.Warnings)
+	}
+}
