@@ -37,7 +37,8 @@ import (
 // with that id — an empty list when there is none (runpod-python's get_gpu
 // raises its own "No GPU found" on []).
 func queryGPUTypes(ec *execCtx, f *ast.Field) (any, error) {
-	id, _ := inputArg(ec.args(f), "input").str("id")
+	filter := ec.rootInput(f)
+	id, _ := filter.str("id")
 	q := translate.GPUCatalogQuery{ID: id}
 	// The read asks for the availability of the selection's first
 	// lowestPrice input, and keeps it for that field.
@@ -52,6 +53,9 @@ func queryGPUTypes(ec *execCtx, f *ast.Field) (any, error) {
 	}
 	if seeded != nil {
 		memoize(ec, seeded.key(), byID(types))
+	}
+	if types, err = ec.filterGPUTypes(filter, types); err != nil {
+		return nil, err
 	}
 	out := make([]object, len(types))
 	for i := range types {
@@ -102,7 +106,14 @@ var gpuTypeFields = fieldTable[*gpuTypeObject]{
 	"securePrice":    func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Price.Secure, nil },
 	"communityPrice": func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return g.t.Price.Community, nil },
 	"maxGpuCount":    func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) { return maxGPUCount(g.t), nil },
-	"lowestPrice":    gpuLowestPrice,
+	"maxGpuCountSecureCloud": func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) {
+		return cloudMax(g.t.Secure, g.t.MaxCount.Secure), nil
+	},
+	"maxGpuCountCommunityCloud": func(g *gpuTypeObject, _ *execCtx, _ *ast.Field) (any, error) {
+		return cloudMax(g.t.Community, g.t.MaxCount.Community), nil
+	},
+	"nodeGroupDatacenters": func(g *gpuTypeObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.clusterDataCenters(g.t.ID) },
+	"lowestPrice":          gpuLowestPrice,
 
 	"cudaCores":          unansweredField[*gpuTypeObject]("GpuType", "cudaCores"),
 	"oneMonthPrice":      unansweredField[*gpuTypeObject]("GpuType", "oneMonthPrice"),
@@ -126,6 +137,15 @@ func maxGPUCount(t *translate.V2GPUType) int {
 	}
 	if !t.Secure && !t.Community {
 		n = max(t.MaxCount.Secure, t.MaxCount.Community)
+	}
+	return n
+}
+
+// cloudMax is a cloud's maxGpuCount: v2's maxCount there, 0 where the
+// type is not offered.
+func cloudMax(offered bool, n int) int {
+	if !offered {
+		return 0
 	}
 	return n
 }
@@ -278,6 +298,7 @@ var lowestPriceFields = fieldTable[*lowestPrice]{
 	"gpuName":              func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.t.Name, nil },
 	"uninterruptablePrice": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.price(), nil },
 	"stockStatus":          func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return stockStatus(l.t.Availability), nil },
+	"compliance":           func(l *lowestPrice, ec *execCtx, _ *ast.Field) (any, error) { return ec.complianceWhere(l.t) },
 	"gpuTypeCudaVersions": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) {
 		out := make([]object, len(l.t.CudaVersions))
 		for i, c := range l.t.CudaVersions {
@@ -346,15 +367,26 @@ var cudaAvailabilityFields = fieldTable[*cudaAvailability]{
 // queryDataCenters is Query.dataCenters: v2's data centers, with their GPU
 // availability when gpuAvailability is selected.
 func queryDataCenters(ec *execCtx, f *ast.Field) (any, error) {
-	dcs, res := translate.ReadDataCenters(ec.ctx, ec.readRequest(), ec.env.Caller, ec.selects(f, "gpuAvailability"))
-	if res != nil {
-		return nil, ec.readFailed("the v2 catalog", res)
+	dcs, err := ec.dataCenterList(ec.selects(f, "gpuAvailability"))
+	if err != nil {
+		return nil, err
 	}
 	out := make([]object, len(dcs))
 	for i := range dcs {
 		out[i] = &dataCenterObject{dc: &dcs[i]}
 	}
 	return out, nil
+}
+
+// dataCenterList is v2's data-center catalog, with each one's GPU
+// availability when gpus is set (translate.ReadDataCenters, cached by the
+// gateway).
+func (ec *execCtx) dataCenterList(gpus bool) ([]translate.V2DataCenter, error) {
+	dcs, res := translate.ReadDataCenters(ec.ctx, ec.readRequest(), ec.env.Caller, gpus)
+	if res != nil {
+		return nil, ec.readFailed("the v2 catalog", res)
+	}
+	return dcs, nil
 }
 
 type dataCenterObject struct{ dc *translate.V2DataCenter }
@@ -369,6 +401,15 @@ var dataCenterFields = fieldTable[*dataCenterObject]{
 	"id":       func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return d.dc.ID, nil },
 	"name":     func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return d.dc.Name, nil },
 	"location": func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return regionName(d.dc.Region), nil },
+	// v2 lists only the data centers it offers.
+	"listed": func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return true, nil },
+	"storageSupport": func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) {
+		return len(d.dc.NetworkVolumeTypes) > 0, nil
+	},
+	"globalNetwork": func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) { return d.dc.GlobalNetwork, nil },
+	"compliance": func(d *dataCenterObject, ec *execCtx, _ *ast.Field) (any, error) {
+		return ec.enumIn("Compliance", d.dc.Compliance), nil
+	},
 	"gpuAvailability": func(d *dataCenterObject, _ *execCtx, _ *ast.Field) (any, error) {
 		out := make([]object, 0, len(d.dc.GPUAvailability))
 		for i := range d.dc.GPUAvailability {
@@ -404,8 +445,12 @@ func (a *gpuAvailabilityObject) field(ec *execCtx, f *ast.Field) (any, error) {
 }
 
 var gpuAvailabilityFields = fieldTable[*gpuAvailabilityObject]{
-	"gpuTypeId":   func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.id, nil },
-	"displayName": func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.name, nil },
+	"gpuTypeId":          func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.id, nil },
+	"id":                 func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.id, nil },
+	"displayName":        func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.name, nil },
+	"gpuTypeDisplayName": func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return a.name, nil },
+	// Only GPUs with some stock are listed (gpuAvailability).
+	"available": func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) { return true, nil },
 	"stockStatus": func(a *gpuAvailabilityObject, _ *execCtx, _ *ast.Field) (any, error) {
 		return stockStatus(a.level), nil
 	},

@@ -39,7 +39,7 @@ func clientDocs() []clientDoc {
 	model := func(name, file, field string) clientDoc {
 		return clientDoc{name: name, file: file, want: wantRefusal, field: field, reason: "v2 has no model repository"}
 	}
-	return []clientDoc{
+	return append([]clientDoc{
 		// ---------------------------------------------------------------
 		// runpod-python 1.12.0: runpod.<function>, as proxy/testdata/runpod-python/driver.py
 		// calls them (the standard sequence, then the all-options steps).
@@ -257,7 +257,7 @@ func clientDocs() []clientDoc {
 			want: wantRefusal, field: "saveEndpoint", reason: "hub"},
 		{name: mcp + "list-public-endpoints", file: "runpod-mcp/list_public_endpoints.graphql",
 			want: wantRefusal, field: "allAiApiPublicConfigs", reason: "public endpoints"},
-	}
+	}, catalogClientDocs()...)
 }
 
 // oneGPUType checks that gpuTypes(input: {id}) answered that type alone

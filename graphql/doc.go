@@ -2,12 +2,20 @@
 // answers the vendor's retired GraphQL API from v2 for the clients that
 // still speak it (runpod-python, runpodctl, runpod-mcp).
 //
-// What lives here: the subset of the vendor's schema the gateway answers
-// (schema.graphql), parsing and validation against it (gqlparser), the
+// What lives here: the vendor's whole schema (schema.graphql) and the
+// door's additions released clients send (schema_door.graphql), parsing
+// and validation against them (gqlparser), the
 // executor that writes exactly the fields a document selects (exec.go),
 // and one table of resolvers per GraphQL object, file by resource (pods,
-// templates, endpoints, registries, user, catalog), each beside the code
-// that turns its GraphQL inputs into the v1 body of a translate plan.
+// templates, endpoints, registries, user, catalog, cpus, volumes,
+// clusters), each beside the code that turns its GraphQL inputs into the
+// v1 body of a translate plan. Two default paths carry the rest of the
+// schema: a field no table binds reads null and is named in the warnings
+// (resolveIn, unansweredWriter), a root field without a resolver is
+// refused with the reason (roots.go). Where no v1 operation exists (the
+// catalogs, clusters), a root field runs a read of translate's
+// (translate/catalog.go, doorreads.go, clusters.go) through the same
+// Caller.
 //
 // What must not: HTTP (the proxy package serves /graphql and hands the
 // door an Env: the request's Caller, options and fact store), and any

@@ -19,8 +19,15 @@ import (
 	"github.com/v1gateway/v1gateway/translate"
 )
 
-//go:embed schema.graphql
-var schemaSDL string
+// The door's schema: the vendor's whole schema (schema.graphql) and the
+// door's additions to it (schema_door.graphql), the fields released
+// clients send that the record of the vendor's schema lacks.
+var (
+	//go:embed schema.graphql
+	schemaSDL string
+	//go:embed schema_door.graphql
+	schemaDoorSDL string
+)
 
 // Request is one GraphQL request as the HTTP layer read it. Execute may
 // change its Variables (an integer ID becomes a string: vars.go).
@@ -92,7 +99,8 @@ func New() (*Door, error) { return NewWithLimits(DefaultLimits()) }
 // bounds each document by l (limits.go). It fails only when the schema and
 // the table disagree (a bug, caught by the tests).
 func NewWithLimits(l Limits) (*Door, error) {
-	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL})
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: schemaSDL},
+		&ast.Source{Name: "schema_door.graphql", Input: schemaDoorSDL})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: schema: %w", err)
 	}
@@ -102,16 +110,6 @@ func NewWithLimits(l Limits) (*Door, error) {
 		def := s.Types[typ]
 		if def == nil || def.Fields.ForName(name) == nil {
 			return nil, fmt.Errorf("graphql: root field %s is not in the schema", key)
-		}
-	}
-	for _, def := range []*ast.Definition{s.Query, s.Mutation} {
-		for _, f := range def.Fields {
-			if strings.HasPrefix(f.Name, "__") {
-				continue
-			}
-			if _, ok := d.roots[def.Name+"."+f.Name]; !ok {
-				return nil, fmt.Errorf("graphql: root field %s.%s has no resolver", def.Name, f.Name)
-			}
 		}
 	}
 	return d, nil
@@ -159,7 +157,7 @@ func (d *Door) Execute(ctx context.Context, env *Env, req Request) *Response {
 	if op.Operation == ast.Mutation {
 		root = d.schema.Mutation
 	}
-	ec := &execCtx{ctx: ctx, env: env, vars: vars, doc: doc, out: out}
+	ec := &execCtx{ctx: ctx, env: env, vars: vars, doc: doc, out: out, schema: d.schema}
 	// The answer is built in a pooled buffer (podjson's, the v1 answers'):
 	// a list's answer is tens of kilobytes, grown anew for every request
 	// otherwise.
@@ -207,11 +205,11 @@ type rootObject struct {
 func (r *rootObject) typeName() string { return r.typ }
 
 func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
+	ec.out.Fields = append(ec.out.Fields, f.Name)
 	rf, ok := r.door.roots[r.typ+"."+f.Name]
 	if !ok {
-		return nil, fmt.Errorf("%s is not answered by this gateway", f.Name)
+		return refuseRoot(ec, f)
 	}
-	ec.out.Fields = append(ec.out.Fields, f.Name)
 	if ec.limited != nil {
 		key := f.Alias
 		if key == "" {
@@ -230,7 +228,34 @@ func (r *rootObject) field(ec *execCtx, f *ast.Field) (any, error) {
 	if ec.env.Anonymous && ec.env.NoPublicKey {
 		return nil, errNoPublicKey(f.Name)
 	}
-	return rf.resolve(ec, f)
+	mark := len(ec.inputs)
+	v, err := rf.resolve(ec, f)
+	if err == nil {
+		ec.warnUnread(f.Name, ec.inputs[mark:])
+	}
+	ec.inputs = ec.inputs[:mark]
+	return v, err
+}
+
+// warnUnread names the input fields a root field was given and did not
+// read: the vendor's schema admits them, and v2 has no home for them in
+// what the field does, so they were ignored (P1: a field outside what the
+// gateway translates is ignored with a warning and a /usage note, never
+// refused).
+func (ec *execCtx) warnUnread(root string, inputs []input) {
+	for _, in := range inputs {
+		if keys := in.unread(); len(keys) > 0 {
+			ec.warn(translate.CodeUnknownFields, root+": "+strings.Join(keys, ", ")+" not applied: the gateway has no v2 setting for "+pronoun(len(keys))+" in "+root+" (ignored)")
+		}
+	}
+}
+
+// pronoun is "it" or "them".
+func pronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
 }
 
 // pickOperation is the operation to run: the one named, or the only one.

@@ -300,7 +300,7 @@ var endpointNames = fieldNames{
 // whole endpoint; what is null or "" is left as it is), after a
 // GetEndpoint that tells what would change.
 func saveEndpoint(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	if err := ec.refuseEndpointInput(in); err != nil {
 		return nil, err
 	}
@@ -412,6 +412,9 @@ func (ec *execCtx) endpointBody(in input, cur *endpointObject) (map[string]any, 
 		b["scalerType"] = s
 	}
 	if s := str("flashBootType"); s != "" {
+		if !slices.Contains(flashBootTypes, s) {
+			return nil, badInput("saveEndpoint: flashBootType: %q is not one of %s", s, strings.Join(flashBootTypes, ", "))
+		}
 		b["flashboot"] = s // v2's mode, which v1's plan takes as it is
 	}
 	if s := str("locations"); s != "" {
@@ -571,7 +574,7 @@ func cpuFlavorsOf(ids []string) ([]string, int, error) {
 // templateId}): v1 UpdateEndpoint {templateId} (v2 applies the template's
 // settings to the endpoint once, H3), answering the endpoint.
 func updateEndpointTemplate(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	id, _ := in.str("endpointId")
 	tpl, _ := in.str("templateId")
 	if tpl == "" {

@@ -301,10 +301,14 @@ func TestSaveEndpointUpdateRefusesWhatV2CannotDo(t *testing.T) {
 	if !strings.Contains(msgs[0], "gpuIds and instanceIds") {
 		t.Errorf("both: %q", msgs)
 	}
-	// runpodctl may send "" for flashBootType from a REST read: not a
-	// FlashBootType, which GraphQL's validation says.
-	a = w.do(save, in(`, "flashBootType": ""`))
-	if !strings.Contains(a.message(), "is not a valid FlashBootType") || fmt.Sprint(a.Errors[0]["path"]) != "[variable input flashBootType]" {
+	// flashBootType is a String in the vendor's schema: a value that is
+	// not a FlashBoot mode is named; runpodctl's "" (from a REST read)
+	// means not set, as "" does in every input.
+	a = w.do(save, in(`, "flashBootType": "TURBO"`))
+	if msg := a.message(); !strings.Contains(msg, `flashBootType: "TURBO" is not one of OFF, FLASHBOOT, PRIORITY_FLASHBOOT`) || a.code() != "BAD_USER_INPUT" {
+		t.Errorf("flashBootType TURBO: %s", a.raw)
+	}
+	if a = w.do(save, in(`, "flashBootType": ""`)); len(a.Errors) > 0 {
 		t.Errorf("flashBootType \"\": %s", a.raw)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 
@@ -46,11 +47,14 @@ type jsonWriter interface {
 // per object type, the place a reader looks for what a field answers.
 type fieldTable[T any] map[string]func(o T, ec *execCtx, f *ast.Field) (any, error)
 
-// resolveIn looks f up in t and resolves it for o.
+// resolveIn looks f up in t and resolves it for o. A field of the schema
+// that t does not bind has no v2 source: it reads null, and the answer
+// names it as typ.field (unanswered) — the default path, so that a field
+// is answered by adding its one line to t and by nothing else.
 func resolveIn[T any](t fieldTable[T], typ string, o T, ec *execCtx, f *ast.Field) (any, error) {
 	fn, ok := t[f.Name]
 	if !ok {
-		return nil, fmt.Errorf("%s.%s is not answered by this gateway", typ, f.Name)
+		return ec.unanswered(typ, f.Name)
 	}
 	return fn(o, ec, f)
 }
@@ -122,6 +126,17 @@ func leafString[T any](get func(T) string) func(*execCtx, *collectedField, T) {
 	return func(ec *execCtx, _ *collectedField, o T) { ec.buf = appendString(ec.buf, get(o)) }
 }
 
+// leafOptString writes a string that reads null when "" (v2's null).
+func leafOptString[T any](get func(T) string) func(*execCtx, *collectedField, T) {
+	return func(ec *execCtx, _ *collectedField, o T) {
+		if v := get(o); v != "" {
+			ec.buf = appendString(ec.buf, v)
+			return
+		}
+		ec.buf = append(ec.buf, "null"...)
+	}
+}
+
 func leafInt[T any](get func(T) int) func(*execCtx, *collectedField, T) {
 	return func(ec *execCtx, cf *collectedField, o T) { ec.writeLeafInt(cf, get(o)) }
 }
@@ -164,6 +179,8 @@ type execCtx struct {
 	vars map[string]any
 	doc  *ast.QueryDocument
 	out  *Response
+	// schema is the door's (enumIn reads its enums).
+	schema *ast.Schema
 
 	errs gqlerror.List
 	// Where the executor is in the answer (errorPath): the steps of the
@@ -179,6 +196,10 @@ type execCtx struct {
 	limited *planError
 	// moreWarnings counts the warnings past maxWarnings (addWarning).
 	moreWarnings int
+
+	// inputs are the input arguments of the root field running
+	// (rootInput), whose unread fields it names once it ran.
+	inputs []input
 
 	// memo holds what resolvers read once per operation (the GPU
 	// catalog for each lowestPrice input, ...), by a key of their own.
@@ -463,7 +484,25 @@ func (cf *collectedField) find(o object, f *ast.Field) {
 		}
 	}
 	if t, ok := o.(tabledObject); ok {
-		cf.resolve = t.resolverFor(f.Name)
+		if cf.resolve = t.resolverFor(f.Name); cf.resolve == nil && f.Name != "__typename" {
+			// In neither of the type's tables: no v2 source (resolveIn's
+			// default), written as null without a call per object.
+			cf.write = unansweredWriter(o)
+		}
+	}
+}
+
+// unansweredWriter is the writer of a field that the tables of first's
+// type do not bind, for the objects of first's Go type: null, and the field
+// named in the operation's warning once (writeUnanswered).
+func unansweredWriter(first object) leafWriter {
+	typ := reflect.TypeOf(first)
+	return func(ec *execCtx, cf *collectedField, o object) bool {
+		if reflect.TypeOf(o) != typ {
+			return false
+		}
+		ec.writeUnanswered(cf, o.typeName(), cf.fields[0].Name)
+		return true
 	}
 }
 
@@ -631,12 +670,11 @@ func leafType(f *ast.Field) string {
 // writeInt writes an integer: as a number in a Float field.
 func (ec *execCtx) writeInt(f *ast.Field, n int64) { ec.writeIntAs(leafType(f), n) }
 
-// writeIntAs is writeInt for a field of the schema type typ.
-func (ec *execCtx) writeIntAs(typ string, n int64) {
-	if typ == "Float" {
-		ec.buf = appendFloat(ec.buf, float64(n))
-		return
-	}
+// writeIntAs is writeInt for a field of the schema type typ: an integer
+// is the same JSON number in a Float field (16, as encoding/json writes
+// 16.0), so it is written as one either way (the vendor's schema types
+// Pod.memoryInGb, vcpuCount and volumeInGb Float).
+func (ec *execCtx) writeIntAs(_ string, n int64) {
 	ec.buf = strconv.AppendInt(ec.buf, n, 10)
 }
 

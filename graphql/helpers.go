@@ -33,7 +33,7 @@ func (ec *execCtx) readFailed(what string, res *translate.Result) error {
 	if json.Unmarshal(res.Body, &body) == nil && body.Message != "" {
 		msg = body.Message
 	}
-	return &planError{status: res.Status, message: what + ": " + msg}
+	return &planError{status: res.Status, message: retryWords(res.Status, what+": "+msg)}
 }
 
 // fieldNames pairs a GraphQL input field with the v1 field the door
@@ -104,4 +104,29 @@ func nonEmpty(s string) any {
 		return nil
 	}
 	return s
+}
+
+// vendorNotFound is a plan's error about something that is not there, in
+// the vendor's words and code where public clients compare them
+// (docs/graphql.md, "Vendor error texts public clients compare"), exactly:
+// dstack compares the whole message.
+func vendorNotFound(pe *planError, message, code string) error {
+	return &planError{status: pe.status, message: message, op: pe.op, code: code}
+}
+
+// enumIn is the values of vals that are values of the schema's enum typ,
+// in order (v2 has compliance certifications the vendor's enum lacks: an
+// enum field may only answer its own values).
+func (ec *execCtx) enumIn(typ string, vals []string) []string {
+	if ec.schema == nil {
+		return vals
+	}
+	def := ec.schema.Types[typ]
+	out := make([]string, 0, len(vals))
+	for _, v := range vals {
+		if def != nil && def.EnumValues.ForName(v) != nil {
+			out = append(out, v)
+		}
+	}
+	return out
 }

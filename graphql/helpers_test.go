@@ -159,3 +159,17 @@ func (a *answer) message() string {
 	}
 	return str(a.Errors[0]["message"])
 }
+
+// code is the extensions.code of the answer's first error ("" for none).
+func (a *answer) code() string {
+	if len(a.Errors) == 0 {
+		return ""
+	}
+	ext, _ := a.Errors[0]["extensions"].(map[string]any)
+	return str(ext["code"])
+}
+
+// noted reports whether the answer's notes (for /usage) hold code.
+func (a *answer) noted(code string) bool {
+	return slices.ContainsFunc(a.resp.Notes, func(n translate.Note) bool { return n.Code == code })
+}

@@ -317,6 +317,13 @@ func validate(ctx context.Context, s *ast.Schema, doc *ast.QueryDocument) (errs 
 	}
 	rs := make([]core.Rule, 0, len(defaultRules)+1)
 	for name, fn := range defaultRules {
+		if name == "ValuesOfCorrectType" {
+			rs = append(rs, core.Rule{Name: name, RuleFunc: func(o *core.Events, _ core.AddErrFunc) {
+				o.OnValue(enumLiteralAsString) // first: the rule then sees a string
+				fn(o, add(name))
+			}})
+			continue
+		}
 		rs = append(rs, core.Rule{Name: name, RuleFunc: func(o *core.Events, _ core.AddErrFunc) { fn(o, add(name)) }})
 	}
 	walked := 0
@@ -343,4 +350,15 @@ func validate(ctx context.Context, s *ast.Schema, doc *ast.QueryDocument) (errs 
 		return append(errs, out...)
 	}
 	return errs
+}
+
+// enumLiteralAsString reads an enum literal where the schema wants a
+// String as that string (flashBootType: FLASHBOOT is "FLASHBOOT"). The
+// record of the vendor's schema types some inputs String that its server
+// took as enums: runpod-python sends EndpointInput.flashBootType unquoted,
+// other clients quoted, and both worked.
+func enumLiteralAsString(_ *core.Walker, v *ast.Value) {
+	if v.Kind == ast.EnumValue && v.Definition != nil && v.Definition.Name == "String" {
+		v.Kind = ast.StringValue
+	}
 }

@@ -3,6 +3,7 @@ package graphql
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -32,7 +33,7 @@ func (ec *execCtx) podQuery(f *ast.Field) url.Values {
 
 // queryPod is Query.pod(input: {podId}): null when v2 has no such pod.
 func queryPod(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	id, _ := in.str("podId")
 	if !translate.ValidID(id) {
 		return nil, nil
@@ -86,6 +87,24 @@ type podObject struct {
 	// up is the pod's uptime once read (uptimeSeconds and
 	// runtime.uptimeInSeconds are the same), -1 before.
 	up int
+	// cluster is the pod's place in a cluster, for a pod read as a
+	// cluster's member (clusterPods); nil otherwise (a pointer: a list's
+	// pods do not carry two strings each for it).
+	cluster *podCluster
+}
+
+// podCluster is a pod's cluster id and address on its network.
+type podCluster struct{ id, ip string }
+
+// clusterPlace is p's cluster id or address ("" outside a cluster).
+func (p *podObject) clusterPlace(ip bool) string {
+	switch {
+	case p.cluster == nil:
+		return ""
+	case ip:
+		return p.cluster.ip
+	}
+	return p.cluster.id
 }
 
 func (p *podObject) set(m *translate.PodModel) {
@@ -144,22 +163,47 @@ var podLeaves = leafTable[*podObject]{
 		}
 		ec.writeLeafInt(cf, p.m.V2.CPU.Memory)
 	},
-	"uptimeSeconds":    func(ec *execCtx, cf *collectedField, p *podObject) { ec.writeLeafInt(cf, p.uptime(ec)) },
-	"machineId":        leafUnanswered[*podObject]("Pod", "machineId"),
-	"dockerId":         leafUnanswered[*podObject]("Pod", "dockerId"),
-	"lastStatusChange": leafUnanswered[*podObject]("Pod", "lastStatusChange"),
-	"podType":          leafUnanswered[*podObject]("Pod", "podType"),
-	"port":             leafUnanswered[*podObject]("Pod", "port"),
+	"uptimeSeconds":           func(ec *execCtx, cf *collectedField, p *podObject) { ec.writeLeafInt(cf, p.uptime(ec)) },
+	"adjustedCostPerHr":       leafFloat(func(p *podObject) float64 { return p.m.V1.AdjustedCostPerHr }),
+	"locked":                  leafBool(func(p *podObject) bool { return p.m.V1.Locked }),
+	"containerRegistryAuthId": leafOptString(func(p *podObject) string { return p.m.V1.ContainerRegistryAuthID }),
+	"templateId":              leafOptString(func(p *podObject) string { return p.m.V1.TemplateID }),
+	"cpuFlavorId":             leafOptString(func(p *podObject) string { return p.m.V1.CPUFlavorID }),
+	"createdAt":               leafOptString(func(p *podObject) string { return p.m.V1.CreatedAt }),
+	"lastStartedAt":           leafOptString(func(p *podObject) string { return p.m.V1.LastStartedAt }),
+	"networkVolumeId":         leafOptString(func(p *podObject) string { return p.networkVolumeID() }),
+	"clusterId":               leafOptString(func(p *podObject) string { return p.clusterPlace(false) }),
+	"clusterIp":               leafOptString(func(p *podObject) string { return p.clusterPlace(true) }),
+	"machineId":               leafUnanswered[*podObject]("Pod", "machineId"),
+	"dockerId":                leafUnanswered[*podObject]("Pod", "dockerId"),
+	"lastStatusChange":        leafUnanswered[*podObject]("Pod", "lastStatusChange"),
+	"podType":                 leafUnanswered[*podObject]("Pod", "podType"),
+	"port":                    leafUnanswered[*podObject]("Pod", "port"),
 }
 
 var podFields = fieldTable[*podObject]{
 	"machine": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) { return &p.machine, nil },
+	"networkVolume": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
+		if id := p.networkVolumeID(); id != "" {
+			return &volumeObject{id: id}, nil
+		}
+		return nil, nil
+	},
+	"cpuFlavor": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.cpuFlavor(p.m.V1.CPUFlavorID) },
 	"runtime": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.Runtime == nil {
 			return nil, nil
 		}
 		return &p.runtime, nil
 	},
+}
+
+// networkVolumeID is the network volume the pod mounts ("" for none).
+func (p *podObject) networkVolumeID() string {
+	if len(p.m.V2.Mounts.Network) == 0 {
+		return ""
+	}
+	return p.m.V2.Mounts.Network[0].VolumeID
 }
 
 // unansweredField is the resolver of a field v2 has no source for.
@@ -216,7 +260,24 @@ var podMachineLeaves = leafTable[*podMachine]{
 		}
 		ec.buf = appendString(ec.buf, p.m.V2.DataCenterID)
 	},
-	"podHostId": leafUnanswered[*podMachine]("PodMachineInfo", "podHostId"),
+	"podHostId":    leafUnanswered[*podMachine]("PodMachineInfo", "podHostId"),
+	"dataCenterId": leafOptString(func(p *podMachine) string { return p.m.V2.DataCenterID }),
+	"gpuTypeId": leafOptString(func(p *podMachine) string {
+		if p.m.V2.GPU == nil {
+			return ""
+		}
+		return p.m.V2.GPU.ID
+	}),
+	"secureCloud": func(ec *execCtx, _ *collectedField, p *podMachine) {
+		switch p.m.V2.Cloud {
+		case "SECURE":
+			ec.buf = append(ec.buf, "true"...)
+		case "COMMUNITY":
+			ec.buf = append(ec.buf, "false"...)
+		default:
+			ec.buf = append(ec.buf, "null"...)
+		}
+	},
 }
 
 type podRuntime struct {
@@ -352,7 +413,7 @@ func envPairs(raw json.RawMessage) [][2]string {
 // the v1 CreatePod of the input, then the created pod.
 func podCreateRoot(cpu bool) func(ec *execCtx, f *ast.Field) (any, error) {
 	return func(ec *execCtx, f *ast.Field) (any, error) {
-		in := inputArg(ec.args(f), "input")
+		in := ec.rootInput(f)
 		body, err := ec.podCreateBody(f.Name, in, cpu)
 		if err != nil {
 			return nil, err
@@ -510,7 +571,7 @@ func parseInstanceID(id string) (flavor string, vcpus int, err error) {
 // podResume is podResume(input: {podId, gpuCount}): v1 StartPod. v2 starts
 // a pod with the GPUs it has; a different gpuCount is refused.
 func podResume(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	id, _ := in.str("podId")
 	params := map[string]string{"podId": id}
 	if l, ok := in.strs("allowedCudaVersions"); ok && len(l) > 0 {
@@ -535,7 +596,7 @@ func podResume(ec *execCtx, f *ast.Field) (any, error) {
 // podAction is a mutation that runs a v1 pod action (StopPod).
 func podAction(op string) func(ec *execCtx, f *ast.Field) (any, error) {
 	return func(ec *execCtx, f *ast.Field) (any, error) {
-		id, _ := inputArg(ec.args(f), "input").str("podId")
+		id, _ := ec.rootInput(f).str("podId")
 		res, err := ec.run(op, map[string]string{"podId": id}, nil, nil)
 		if err != nil {
 			return nil, err
@@ -545,10 +606,16 @@ func podAction(op string) func(ec *execCtx, f *ast.Field) (any, error) {
 }
 
 // podTerminate is podTerminate(input: {podId}): v1 DeletePod. The vendor
-// answered null.
+// answered null, and for a pod that is not there (v2's 404, or an id v2
+// could never have given) its own message, which clients compare exactly
+// (dstack takes it as "already gone": vendorNotFound).
 func podTerminate(ec *execCtx, f *ast.Field) (any, error) {
-	id, _ := inputArg(ec.args(f), "input").str("podId")
-	if _, err := ec.run("DeletePod", map[string]string{"podId": id}, nil, nil); err != nil {
+	id, _ := ec.rootInput(f).str("podId")
+	_, v2Status, err := ec.runNoting("DeletePod", map[string]string{"podId": id}, nil, nil)
+	if pe, ok := err.(*planError); ok && (v2Status == http.StatusNotFound || (v2Status == 0 && pe.status == http.StatusNotFound)) {
+		return nil, vendorNotFound(pe, "pod not found to terminate", "NOT_FOUND")
+	}
+	if err != nil {
 		return nil, err
 	}
 	return nil, nil

@@ -87,7 +87,7 @@ func TestPodInputsV2CannotHonourAreRefusedBeforeAnyCreate(t *testing.T) {
 	cases := []struct{ name, input, want string }{
 		{"a price cap no GPU type meets: v1's stock-out", `deployCost: 0.5`, "deployCost: no gpuTypeIds asked for has a v2 list price at or under $0.5/h"},
 		{"a stop time", `stopAfter: "2026-04-15T00:00:00Z"`, "stopAfter"},
-		{"compliance", `compliance: ["GDPR"]`, "compliance"},
+		{"compliance", `compliance: [GDPR]`, "compliance"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -15,7 +15,7 @@ import (
 // saveRegistryAuth is saveRegistryAuth(input: {name, username,
 // password}), answering the credential {id, name}.
 func saveRegistryAuth(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	body := map[string]any{}
 	for _, k := range []string{"name", "username", "password"} {
 		if s, ok := in.str(k); ok {
@@ -55,4 +55,20 @@ func (o *registryObject) field(ec *execCtx, f *ast.Field) (any, error) {
 var registryFields = fieldTable[*registryObject]{
 	"id":   func(o *registryObject, _ *execCtx, _ *ast.Field) (any, error) { return o.r.ID, nil },
 	"name": func(o *registryObject, _ *execCtx, _ *ast.Field) (any, error) { return o.r.Name, nil },
+}
+
+// registryObjects is User.containerRegistryCreds: v1
+// ListContainerRegistryAuths (v2 GET /v2/registries): id and name, as v2
+// tells no more (userId and registryAuth read null).
+func (ec *execCtx) registryObjects() (any, error) {
+	res, err := ec.run("ListContainerRegistryAuths", nil, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	list, _ := res.Model.([]translate.V1Registry)
+	out := make([]object, len(list))
+	for i := range list {
+		out[i] = &registryObject{r: list[i]}
+	}
+	return out, nil
 }

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -24,6 +25,34 @@ import (
 // the given path parameters, query and body (a value encoded as the v1
 // JSON body; nil: none). A plan's error is returned as a *planError.
 func (ec *execCtx) run(name string, params map[string]string, query url.Values, body any) (*translate.Result, error) {
+	return ec.runWith(ec.env.Caller, name, params, query, body)
+}
+
+// runNoting is run, also telling the status of v2's answer to the plan's
+// last v2 call (0: none was answered): a root field whose vendor message
+// depends on what v2 said (a delete of what is gone) reads it. Only for
+// plans that do not stream (the Caller is wrapped).
+func (ec *execCtx) runNoting(name string, params map[string]string, query url.Values, body any) (*translate.Result, int, error) {
+	c := &notingCaller{c: ec.env.Caller}
+	res, err := ec.runWith(c, name, params, query, body)
+	return res, c.last, err
+}
+
+// notingCaller is a Caller that keeps the status of its last answer.
+type notingCaller struct {
+	c    translate.Caller
+	last int
+}
+
+func (n *notingCaller) Call(ctx context.Context, call translate.V2Call) (*translate.V2Answer, error) {
+	a, err := n.c.Call(ctx, call)
+	if a != nil {
+		n.last = a.Status
+	}
+	return a, err
+}
+
+func (ec *execCtx) runWith(caller translate.Caller, name string, params map[string]string, query url.Values, body any) (*translate.Result, error) {
 	op, ok := translate.Lookup(name)
 	if !ok || op.Plan == nil {
 		return nil, fmt.Errorf("the gateway has no plan for %s", name)
@@ -37,7 +66,7 @@ func (ec *execCtx) run(name string, params map[string]string, query url.Values, 
 	}
 	req := &translate.Request{Op: op, Params: params, Query: query, Body: b,
 		Options: ec.env.Options, Facts: ec.env.Facts, Models: true}
-	res := op.Plan(ec.ctx, req, ec.env.Caller)
+	res := op.Plan(ec.ctx, req, caller)
 	if res == nil {
 		return nil, fmt.Errorf("%s: the gateway produced no answer", name)
 	}
@@ -115,13 +144,20 @@ type planError struct {
 	status  int
 	message string
 	op      string
+	// code, when set, is extensions.code (else errorCode of status): the
+	// vendor's own code where clients compare it.
+	code string
 }
 
 func (e *planError) Error() string { return e.message }
 
 // Extensions are the error's GraphQL extensions.
 func (e *planError) Extensions() map[string]any {
-	ext := map[string]any{"code": errorCode(e.status), "status": e.status}
+	code := e.code
+	if code == "" {
+		code = errorCode(e.status)
+	}
+	ext := map[string]any{"code": code, "status": e.status}
 	if e.op != "" {
 		ext["v1Operation"] = e.op // "": a read no v1 operation makes (helpers.go)
 	}
@@ -139,11 +175,35 @@ func planErrorOf(op *translate.Operation, res *translate.Result) *planError {
 		msg = body.Message
 	}
 	translate.ReleaseBody(res.Body)
+	msg = retryWords(res.Status, msg)
 	name := ""
 	if op != nil {
 		name = op.Name
 	}
 	return &planError{status: res.Status, message: msg, op: name}
+}
+
+// retryWords puts the vendor's words for a failure worth retrying before
+// msg when it has none of them: runpod-flash retries a query whose error
+// says "too many requests", "service unavailable" (among others), in any
+// case, and gives up on any other (docs/graphql.md).
+func retryWords(status int, msg string) string {
+	var words string
+	switch status {
+	case http.StatusTooManyRequests:
+		words = "too many requests"
+	case http.StatusBadGateway, http.StatusServiceUnavailable, http.StatusGatewayTimeout:
+		words = "service unavailable"
+	default:
+		return msg
+	}
+	low := strings.ToLower(msg)
+	for _, w := range []string{"too many requests", "service unavailable", "temporarily unavailable", "try again later", "internal server error"} {
+		if strings.Contains(low, w) {
+			return msg
+		}
+	}
+	return words + ": " + msg
 }
 
 // errorCode names an HTTP status the way GraphQL servers' extensions.code

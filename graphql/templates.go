@@ -34,7 +34,7 @@ const (
 // vendor's, then these, then the account's own from REST); without it the
 // account's own, as User.podTemplates.
 func queryPodTemplates(ec *execCtx, f *ast.Field) (any, error) {
-	runpod, ok := inputArg(ec.args(f), "input").boolean("isRunpod")
+	runpod, ok := ec.rootInput(f).boolean("isRunpod")
 	switch {
 	case !ok:
 		return ec.templateList(templatesOwn)
@@ -170,7 +170,7 @@ var templateNames = fieldNames{{"dockerArgs", "dockerStartCmd"}}
 // template, and some of what it restates v1's update cannot take as it
 // is), answering the template.
 func saveTemplate(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	if s, _ := in.str("startScript"); s != "" {
 		// A script the container was to run at start: dropping it would
 		// start another container than the one asked for.

@@ -42,18 +42,20 @@ var userFields = fieldTable[*userObject]{
 		}
 		return ec.env.KeyID, nil
 	},
-	"pods":              func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return userPods(ec, f) },
-	"endpoints":         func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return userEndpoints(ec, f) },
-	"podTemplates":      func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return ec.templateList(templatesOwn) },
-	"networkVolumes":    func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.networkVolumeObjects() },
-	"pubKey":            func(u *userObject, ec *execCtx, _ *ast.Field) (any, error) { return u.pubKey(ec) },
-	"currentSpendPerHr": func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.currentSpend() },
-	"email":             unansweredField[*userObject]("User", "email"),
-	"clientBalance":     unansweredField[*userObject]("User", "clientBalance"),
-	"spendLimit":        unansweredField[*userObject]("User", "spendLimit"),
-	"notifyPodsStale":   unansweredField[*userObject]("User", "notifyPodsStale"),
-	"notifyPodsGeneral": unansweredField[*userObject]("User", "notifyPodsGeneral"),
-	"notifyLowBalance":  unansweredField[*userObject]("User", "notifyLowBalance"),
+	"pods":                   func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return userPods(ec, f) },
+	"endpoints":              func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return userEndpoints(ec, f) },
+	"podTemplates":           func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return ec.templateList(templatesOwn) },
+	"networkVolumes":         func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.networkVolumeObjects() },
+	"pubKey":                 func(u *userObject, ec *execCtx, _ *ast.Field) (any, error) { return u.pubKey(ec) },
+	"currentSpendPerHr":      func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.currentSpend() },
+	"containerRegistryCreds": func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.registryObjects() },
+	"clusters":               func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return userClusters(ec) },
+	"email":                  unansweredField[*userObject]("User", "email"),
+	"clientBalance":          unansweredField[*userObject]("User", "clientBalance"),
+	"spendLimit":             unansweredField[*userObject]("User", "spendLimit"),
+	"notifyPodsStale":        unansweredField[*userObject]("User", "notifyPodsStale"),
+	"notifyPodsGeneral":      unansweredField[*userObject]("User", "notifyPodsGeneral"),
+	"notifyLowBalance":       unansweredField[*userObject]("User", "notifyLowBalance"),
 }
 
 // currentSpendPerHr is the pods' part of the account's spend: the sum of
@@ -143,6 +145,8 @@ func (o *volumeObject) field(ec *execCtx, f *ast.Field) (any, error) {
 		return o.v.Size, nil
 	case "dataCenterId":
 		return nonEmpty(o.v.DataCenterID), nil
+	case "dataCenter":
+		return ec.volumeDataCenter(o.v.DataCenterID)
 	}
 	return resolveIn(fieldTable[*volumeObject]{}, "NetworkVolume", o, ec, f)
 }
@@ -175,7 +179,7 @@ var sshKeyLine = regexp.MustCompile(`^(ssh|ecdsa|sk)-\S+ \S+([ \t][^\n\r]*)?$`)
 // not is named and nothing is sent. "" removes every key. Answers the
 // User with the keys v2 kept.
 func updateUserSettings(ec *execCtx, f *ast.Field) (any, error) {
-	in := inputArg(ec.args(f), "input")
+	in := ec.rootInput(f)
 	block, ok := in.str("pubKey")
 	if !ok {
 		return &userObject{}, nil // nothing to change

@@ -27,6 +27,9 @@ type GPUCatalogQuery struct {
 	Count        int
 	Cloud        string
 	CudaVersions []string
+	// Product is the availability's product context: POD ("") or
+	// CLUSTER.
+	Product string
 }
 
 // values is q as the catalog's query parameters.
@@ -34,7 +37,11 @@ func (q GPUCatalogQuery) values() url.Values {
 	if q.Count <= 0 {
 		return nil
 	}
-	v := url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "count": {strconv.Itoa(q.Count)}}
+	product := q.Product
+	if product == "" {
+		product = "POD"
+	}
+	v := url.Values{"include": {"AVAILABILITY"}, "product": {product}, "count": {strconv.Itoa(q.Count)}}
 	if q.Cloud != "" {
 		v.Set("cloud", q.Cloud)
 	}
@@ -86,10 +93,13 @@ func ReadGPUTypes(ctx context.Context, req *Request, c Caller, q GPUCatalogQuery
 
 // V2DataCenter is a v2 DataCenter with its GPU availability.
 type V2DataCenter struct {
-	ID              string `json:"id"`
-	Name            string `json:"name"`
-	Region          string `json:"region"`
-	GPUAvailability []struct {
+	ID                 string   `json:"id"`
+	Name               string   `json:"name"`
+	Region             string   `json:"region"`
+	GlobalNetwork      bool     `json:"globalNetwork"`
+	NetworkVolumeTypes []string `json:"networkVolumeTypes"`
+	Compliance         []string `json:"compliance"`
+	GPUAvailability    []struct {
 		ID           string `json:"id"`
 		Name         string `json:"name"`
 		Availability string `json:"availability"`

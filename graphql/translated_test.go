@@ -1,0 +1,227 @@
+package graphql
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The root fields and fields of issue 36 item 2, each on a v1 operation's
+// plan or a read of translate (the world's caller checks every v2 request
+// they send against the v2 OpenAPI document).
+
+func TestCPUFlavorsAndCountryCodesAreReadFromTheV2Catalog(t *testing.T) {
+	w := newWorld(t)
+	w.env.Anonymous, w.env.KeyID = true, "" // public, as the vendor's were
+	a := w.ok(`query { countryCodes cpuFlavors { id displayName groupName minVcpu maxVcpu ramMultiplier groupId
+		specifics(input: {dataCenterId: "EU-RO-1"}) { stockStatus securePrice slsPrice } } }`, "")
+	if got := fmt.Sprint(a.Data["countryCodes"]); got != "[US CA RO CZ JP]" {
+		t.Errorf("countryCodes %s", got)
+	}
+	flavors, _ := a.Data["cpuFlavors"].([]any)
+	if len(flavors) == 0 {
+		t.Fatalf("cpuFlavors: %s", a.raw)
+	}
+	for _, p := range []string{"id", "displayName", "groupName", "minVcpu", "maxVcpu", "ramMultiplier", "specifics.securePrice", "specifics.slsPrice"} {
+		if path(flavors[0], p) == nil {
+			t.Errorf("cpuFlavors.0.%s is null: %s", p, a.raw)
+		}
+	}
+	if !a.warned("CpuFlavor.groupId") {
+		t.Errorf("groupId has no v2 source and is named: %q", a.resp.Warnings)
+	}
+	// One flavor, its price at the instance's vCPUs.
+	one := w.ok(`query { cpuFlavors(input: {id: "cpu3c"}) { id minVcpu specifics(input: {instanceId: "cpu3c-4-8"}) { securePrice stockStatus } } }`, "")
+	if l, _ := one.Data["cpuFlavors"].([]any); len(l) != 1 || path(l[0], "id") != "cpu3c" {
+		t.Fatalf("cpuFlavors(cpu3c): %s", one.raw)
+	}
+	none := w.ok(`query { cpuFlavors(input: {id: "cpu99z"}) { id } }`, "")
+	if l, ok := none.Data["cpuFlavors"].([]any); !ok || len(l) != 0 {
+		t.Errorf("an unknown flavor: %s", none.raw)
+	}
+}
+
+func TestDataCentersAnswerListingStorageComplianceAndGPUs(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`query { dataCenters { id name location listed storageSupport globalNetwork compliance
+		gpuAvailability { id gpuTypeId available stockStatus displayName gpuTypeDisplayName } } }`, "")
+	dcs, _ := a.Data["dataCenters"].([]any)
+	var jp, ca map[string]any
+	for _, d := range dcs {
+		m := d.(map[string]any)
+		switch m["id"] {
+		case "AP-JP-1":
+			jp = m
+		case "CA-MTL-1":
+			ca = m
+		}
+		if m["listed"] != true || m["location"] == nil {
+			t.Errorf("%v", m)
+		}
+	}
+	if jp == nil || ca == nil {
+		t.Fatalf("dataCenters: %s", a.raw)
+	}
+	if jp["storageSupport"] != false || ca["storageSupport"] != true || ca["globalNetwork"] != false {
+		t.Errorf("storage and network: %v %v", jp, ca)
+	}
+	// v2's RENEWABLE is not a value of the vendor's Compliance enum.
+	if got := fmt.Sprint(ca["compliance"]); got != "[SOC_2_TYPE_2]" {
+		t.Errorf("CA-MTL-1 compliance %s", got)
+	}
+}
+
+func TestNetworkVolumesAreCreatedAndDeleted(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`mutation { createNetworkVolume(input: {name: "data", size: 100, dataCenterId: "EU-RO-1"}) { id name size dataCenterId dataCenter { id name } } }`, "")
+	id, _ := path(a.Data, "createNetworkVolume.id").(string)
+	if id == "" || path(a.Data, "createNetworkVolume.dataCenter.name") != "EU Romania 1" || path(a.Data, "createNetworkVolume.size") != float64(100) {
+		t.Fatalf("createNetworkVolume: %s", a.raw)
+	}
+	mine := w.ok(`query { myself { networkVolumes { id dataCenter { id } } } }`, "")
+	if !strings.Contains(string(mine.raw), id) {
+		t.Errorf("myself.networkVolumes: %s", mine.raw)
+	}
+	del := fmt.Sprintf(`mutation { deleteNetworkVolume(input: {id: %q}) }`, id)
+	if d := w.ok(del, ""); d.Data["deleteNetworkVolume"] != nil {
+		t.Errorf("deleteNetworkVolume: %s", d.raw)
+	}
+	// dstack takes the vendor's words as "already gone".
+	again := w.do(del, "")
+	if !strings.Contains(again.message(), "Tried to delete nonexistent network volume") || again.code() != "NOT_FOUND" {
+		t.Errorf("a second delete: %s", again.raw)
+	}
+	if bad := w.do(`mutation { createNetworkVolume(input: {name: "x", size: 0, dataCenterId: "EU-RO-1"}) { id } }`, ""); bad.code() != "BAD_USER_INPUT" {
+		t.Errorf("size 0: %s", bad.raw)
+	}
+}
+
+func TestPodEditJobUpdatesThePod(t *testing.T) {
+	w := newWorld(t)
+	ids := seedIDs(t, w)
+	mark := w.mark()
+	a := w.ok(fmt.Sprintf(`mutation { podEditJob(input: {podId: %q, imageName: "runpod/base:1.0", dockerArgs: "sleep 60",
+		env: [{key: "A", value: "1"}], ports: "8888/http", containerRegistryAuthId: %q}) { id imageName dockerArgs env ports containerRegistryAuthId } }`, ids["seedgpu"], ids["seedcra"]), "")
+	if path(a.Data, "podEditJob.imageName") != "runpod/base:1.0" || path(a.Data, "podEditJob.dockerArgs") != "sleep 60" ||
+		path(a.Data, "podEditJob.containerRegistryAuthId") != ids["seedcra"] || path(a.Data, "podEditJob.ports") != "8888/http" {
+		t.Errorf("podEditJob: %s", a.raw)
+	}
+	if calls := w.callsSince(mark); !slices.Contains(calls, "PATCH /v2/pods/"+ids["seedgpu"]) {
+		t.Errorf("v2 calls %v", calls)
+	}
+	for _, c := range []struct{ input, want string }{
+		{`dockerArgs: "{\"cmd\": [\"sleep\"]}"`, "the JSON form"},
+		{`containerDiskInGb: 0`, "containerDiskInGb"},
+	} {
+		e := w.do(fmt.Sprintf(`mutation { podEditJob(input: {podId: %q, %s}) { id } }`, ids["seedgpu"], c.input), "")
+		if !strings.Contains(e.message(), c.want) || e.code() != "BAD_USER_INPUT" {
+			t.Errorf("%s: %s", c.input, e.raw)
+		}
+	}
+}
+
+func TestPodFieldsV2HasAValueFor(t *testing.T) {
+	w := newWorld(t)
+	ids := seedIDs(t, w)
+	a := w.ok(fmt.Sprintf(`query { pod(input: {podId: %q}) { id cpuFlavorId lastStartedAt createdAt locked networkVolumeId
+		networkVolume { id name dataCenter { id } } cpuFlavor { id displayName } machine { dataCenterId gpuTypeId secureCloud } } }`, ids["seedcpu"]), "")
+	for _, p := range []string{"cpuFlavorId", "createdAt", "networkVolumeId", "networkVolume.name", "networkVolume.dataCenter.id", "cpuFlavor.displayName", "machine.secureCloud"} {
+		if path(a.Data, "pod."+p) == nil {
+			t.Errorf("pod.%s is null: %s", p, a.raw)
+		}
+	}
+	if path(a.Data, "pod.cpuFlavor.id") != path(a.Data, "pod.cpuFlavorId") {
+		t.Errorf("cpuFlavor: %s", a.raw)
+	}
+	g := w.ok(fmt.Sprintf(`query { pod(input: {podId: %q}) { lastStartedAt cpuFlavor { id } machine { gpuTypeId dataCenterId } } }`, ids["seedgpu"]), "")
+	if path(g.Data, "pod.machine.gpuTypeId") != "NVIDIA GeForce RTX 4090" || path(g.Data, "pod.machine.dataCenterId") != "US-KS-2" ||
+		path(g.Data, "pod.lastStartedAt") == nil || path(g.Data, "pod.cpuFlavor") != nil {
+		t.Errorf("GPU pod: %s", g.raw)
+	}
+	r := w.ok(`query { myself { containerRegistryCreds { id name } } }`, "")
+	if path(r.Data, "myself.containerRegistryCreds.0.name") != "dockerhub-private" {
+		t.Errorf("containerRegistryCreds: %s", r.raw)
+	}
+	gt := w.ok(`query { gpuTypes(input: {id: "NVIDIA GeForce RTX 4090"}) { maxGpuCount maxGpuCountSecureCloud maxGpuCountCommunityCloud } }`, "")
+	if path(gt.Data, "gpuTypes.0.maxGpuCountSecureCloud") != float64(8) || path(gt.Data, "gpuTypes.0.maxGpuCountCommunityCloud") != float64(4) {
+		t.Errorf("max GPU counts: %s", gt.raw)
+	}
+}
+
+func TestClustersAreCreatedReadAndDeleted(t *testing.T) {
+	w := newWorld(t)
+	mark := w.mark()
+	a := w.ok(`mutation { createCluster(input: {clusterName: "train", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 8,
+		type: TRAINING, imageName: "runpod/pytorch:2", dataCenterId: "US-KS-2", containerDiskInGb: 100, deployCost: 47.84,
+		dockerArgs: "{\"cmd\": [\"sleep\", \"infinity\"]}", env: [{key: "A", value: "1"}], ports: "10022/tcp"})
+		{ id name type gpuTypeId podCount gpuCountPerPod pods { id clusterId clusterIp imageName dockerArgs machine { podHostId } } } }`, "")
+	id, _ := path(a.Data, "createCluster.id").(string)
+	if id == "" || path(a.Data, "createCluster.type") != "TRAINING" || path(a.Data, "createCluster.podCount") != float64(2) {
+		t.Fatalf("createCluster: %s", a.raw)
+	}
+	if !a.warned("deployCost was not applied") {
+		t.Errorf("warnings %q", a.resp.Warnings)
+	}
+	if calls := w.callsSince(mark); !slices.Contains(calls, "POST /v2/clusters") || !slices.Contains(calls, "GET /v2/clusters/"+id+"/pods") {
+		t.Errorf("v2 calls %v", calls)
+	}
+	if body := w.bodyOf(mark, "POST", "/v2/clusters"); fmt.Sprint(body["dataCenterIds"]) != "[US-KS-2]" || body["args"] != "sleep infinity" || body["disk"] != float64(100) {
+		t.Errorf("the v2 body %v", body)
+	}
+	// The member pods are placed one after the other.
+	w.now = w.now.Add(10 * time.Minute)
+	mine := w.ok(`query { myself { clusters { id name pods { id clusterId clusterIp imageName dockerArgs machine { podHostId } } } } }`, "")
+	pods, _ := path(mine.Data, "myself.clusters.0.pods").([]any)
+	if path(mine.Data, "myself.clusters.0.id") != id || len(pods) != 2 || path(pods[0], "clusterId") != id ||
+		path(pods[0], "imageName") != "runpod/pytorch:2" || path(pods[0], "dockerArgs") != "sleep infinity" {
+		t.Errorf("myself.clusters: %s", mine.raw)
+	}
+	if !mine.warned("PodMachineInfo.podHostId") {
+		t.Errorf("warnings %q", mine.resp.Warnings)
+	}
+	del := fmt.Sprintf(`mutation { deleteCluster(input: {id: %q}) }`, id)
+	if d := w.ok(del, ""); d.Data["deleteCluster"] != nil {
+		t.Errorf("deleteCluster: %s", d.raw)
+	}
+	// dstack compares extensions.code to take the cluster as gone.
+	if again := w.do(del, ""); again.code() != "Cluster not found" {
+		t.Errorf("a second delete: %s", again.raw)
+	}
+	for _, c := range []struct{ input, code, want string }{
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3"`, "BAD_USER_INPUT", "gpuCountPerPod, podCount: required"},
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, dockerArgs: "{\"cmd\": [\"x\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`, "NOT_SUPPORTED_BY_V2", "entrypoint"},
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, containerRegistryAuthId: "r"`, "NOT_SUPPORTED_BY_V2", "private registry"},
+	} {
+		e := w.do(`mutation { createCluster(input: {`+c.input+`}) { id } }`, "")
+		if e.code() != c.code || !strings.Contains(e.message(), c.want) {
+			t.Errorf("%s: %s", c.input, e.raw)
+		}
+	}
+}
+
+func TestGPUTypesAnswerClusterDataCentersAndCompliance(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`query { gpuTypes(input: {cluster: true}) { id nodeGroupDatacenters { id name }
+		lowestPrice(input: {gpuCount: 1, secureCloud: true}) { stockStatus compliance } } }`, "")
+	types, _ := a.Data["gpuTypes"].([]any)
+	if len(types) == 0 {
+		t.Fatalf("gpuTypes(cluster): %s", a.raw)
+	}
+	for _, g := range types {
+		dcs, _ := path(g, "nodeGroupDatacenters").([]any)
+		comp, _ := path(g, "lowestPrice.compliance").([]any)
+		if len(dcs) == 0 || path(dcs[0], "name") == nil || len(comp) == 0 {
+			t.Errorf("%v", g)
+		}
+		for _, c := range comp {
+			if c == "RENEWABLE" {
+				t.Errorf("a certification outside the vendor's enum: %v", g)
+			}
+		}
+	}
+	if a.warned("nodeGroupDatacenters") || a.warned("LowestPrice.compliance") {
+		t.Errorf("warnings %q", a.resp.Warnings)
+	}
+}
