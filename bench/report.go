@@ -129,10 +129,10 @@ func (r *Report) Targets() []TargetResult {
 	} else {
 		out = append(out, TargetResult{Name: list + ": gateway CPU per request ≤ 2.0× the bare proxy's"})
 	}
-	gql := fmt.Sprintf("GraphQL myself { pods } (runpod-python's get_pods, %d %s pods): gateway CPU per request ≤ 1.5× the translated GET /v1/pods'", r.Options.Pods, r.Options.List)
+	gql := fmt.Sprintf("GraphQL myself { pods } (runpod-python's get_pods, %d %s pods): gateway CPU per request ≤ 2.0× the translated GET /v1/pods'", r.Options.Pods, r.Options.List)
 	if c, v := r.find("graphql/gateway"), r.find("list/gateway-v1"); c != nil && v != nil && len(c.CPUPerReq) > 0 && len(v.CPUPerReq) > 0 {
 		ratio, _ := pairedRatio(c.CPUPerReq, v.CPUPerReq)
-		out = append(out, TargetResult{gql, fmt.Sprintf("%.2f× (medians %.0f vs %.0f µs)", ratio, median(c.CPUPerReq), median(v.CPUPerReq)), ratio <= 1.5, true})
+		out = append(out, TargetResult{gql, fmt.Sprintf("%.2f× (medians %.0f vs %.0f µs)", ratio, median(c.CPUPerReq), median(v.CPUPerReq)), ratio <= 2.0, true})
 	} else {
 		out = append(out, TargetResult{Name: gql})
 	}
