@@ -15,31 +15,42 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	w.str("name", p.Name)
 	w.str("image", p.Image)
 	w.int("containerDiskInGb", p.ContainerDiskInGb)
-	w.strOmit("containerRegistryAuthId", p.ContainerRegistryAuthID)
+	w.strNull("containerRegistryAuthId", string(p.ContainerRegistryAuthID))
+	if p.DockerEntrypoint != nil {
+		w.strs("dockerEntrypoint", p.DockerEntrypoint)
+	} else {
+		w.null("dockerEntrypoint")
+	}
 	if p.argsRaw {
 		w.b = appendPodArgs(&w, p.args)
 	} else if p.DockerStartCmd != nil {
 		w.strs("dockerStartCmd", p.DockerStartCmd)
+	} else {
+		w.null("dockerStartCmd")
 	}
 	w.raw("env", rawOr(p.Env, jsonNull))
 	w.raw("ports", rawOr(p.Ports, jsonNull))
-	w.strOmit("desiredStatus", p.DesiredStatus)
+	w.strNull("desiredStatus", string(p.DesiredStatus))
 	w.boolean("locked", p.Locked)
+	w.boolean("interruptible", p.Interruptible)
 	w.float("costPerHr", p.CostPerHr)
 	w.float("adjustedCostPerHr", p.AdjustedCostPerHr)
 	if g := p.GPU; g != nil {
 		w.key("gpu")
 		w.b = appendV1PodGPU(w.b, g)
+	} else {
+		w.null("gpu")
 	}
-	w.strOmit("cpuFlavorId", p.CPUFlavorID)
-	if p.VcpuCount != 0 {
-		w.int("vcpuCount", p.VcpuCount)
-	}
-	if p.MemoryInGb != 0 {
-		w.int("memoryInGb", p.MemoryInGb)
-	}
+	w.strNull("cpuFlavorId", string(p.CPUFlavorID))
+	w.intPtr("vcpuCount", p.VcpuCount)
+	w.intPtr("memoryInGb", p.MemoryInGb)
 	w.int("volumeInGb", p.VolumeInGb)
-	w.strOmit("volumeMountPath", p.VolumeMountPath)
+	w.strNull("volumeMountPath", string(p.VolumeMountPath))
+	if e := p.VolumeEncrypted; e != nil {
+		w.boolean("volumeEncrypted", *e)
+	} else {
+		w.null("volumeEncrypted")
+	}
 	if v := p.NetworkVolume; v != nil {
 		w.key("networkVolume")
 		w.b = append(w.b, '{')
@@ -52,13 +63,8 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	}
 	w.key("portMappings")
 	w.b = p.PortMappings.appendJSON(w.b)
-	w.key("publicIp")
-	if p.PublicIP != "" {
-		w.b = AppendString(w.b, string(p.PublicIP))
-	} else {
-		w.b = append(w.b, "null"...)
-	}
-	w.strOmit("lastStartedAt", p.LastStartedAt)
+	w.strNull("publicIp", string(p.PublicIP))
+	w.strNull("lastStartedAt", string(p.LastStartedAt))
 	w.strOmit("createdAt", p.CreatedAt)
 	w.strOmit("cloudType", p.CloudType)
 	w.str("imageName", p.ImageName)
@@ -66,7 +72,26 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	if p.GpuCount != 0 {
 		w.int("gpuCount", p.GpuCount)
 	}
-	w.strOmit("templateId", p.TemplateID)
+	w.strNull("machineId", string(p.MachineID))
+	w.strNull("lastStatusChange", string(p.LastStatusChange))
+	w.strNull("consumerUserId", string(p.ConsumerUserID))
+	if s := p.SavingsPlans; s != nil {
+		w.key("savingsPlans")
+		w.b = append(w.b, '[')
+		for i := range *s {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = append(w.b, '{', '}')
+		}
+		w.b = append(w.b, ']')
+	} else {
+		w.null("savingsPlans")
+	}
+	w.strNull("endpointId", string(p.EndpointID))
+	w.strNull("aiApiId", string(p.AiAPIID))
+	w.intPtr("slsVersion", p.SlsVersion)
+	w.strNull("templateId", string(p.TemplateID))
 	if m := p.Machine; m != nil {
 		w.key("machine")
 		w.b = append(w.b, '{')
@@ -144,9 +169,14 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	imgLen := len(b) - img
 	b = appendLit(b, `,"containerDiskInGb":`)
 	b = appendInt(b, p.Disk)
+	// dockerEntrypoint is always [] (V1Pod.DockerEntrypoint): written
+	// with the key before it.
 	if p.Registry != "" {
 		b = appendLit(b, `,"containerRegistryAuthId":`)
 		b = AppendString(b, p.Registry)
+		b = append(b, `,"dockerEntrypoint":[]`...)
+	} else {
+		b = append(b, `,"containerRegistryAuthId":null,"dockerEntrypoint":[]`...)
 	}
 	w := jw{b: b}
 	b = appendPodArgs(&w, p.Args)
@@ -157,6 +187,7 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	// One literal a value: a variable ds would be copied by memmove.
 	switch ds := DesiredStatus(p.Status); ds {
 	case "":
+		b = appendLit(b, `,"desiredStatus":null`)
 	case "RUNNING":
 		b = appendLit(b, `,"desiredStatus":"RUNNING"`)
 	case "EXITED":
@@ -167,10 +198,11 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 		b = append(b, `,"desiredStatus":`...)
 		b = AppendString(b, ds)
 	}
+	// interruptible is always false (V1Pod.Interruptible).
 	if p.Locked {
-		b = append(b, `,"locked":true`...)
+		b = append(b, `,"locked":true,"interruptible":false`...)
 	} else {
-		b = append(b, `,"locked":false`...)
+		b = append(b, `,"locked":false,"interruptible":false`...)
 	}
 	// costPerHr and adjustedCostPerHr are the same number: formatted once.
 	b = append(b, `,"costPerHr":`...)
@@ -188,32 +220,51 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 		b = append(b, `,"count":`...)
 		b = appendInt(b, g.Count)
 		b = append(b, '}')
+	} else {
+		b = appendLit(b, `,"gpu":null`)
 	}
 	if c := p.CPU; c != nil {
 		if c.ID != "" {
 			b = append(b, `,"cpuFlavorId":`...)
 			b = AppendString(b, c.ID)
+		} else {
+			b = append(b, `,"cpuFlavorId":null`...)
 		}
 		if c.VcpuCount != 0 {
 			b = append(b, `,"vcpuCount":`...)
 			b = appendInt(b, c.VcpuCount)
+		} else {
+			b = append(b, `,"vcpuCount":null`...)
 		}
 		if c.Memory != 0 {
 			b = append(b, `,"memoryInGb":`...)
 			b = appendInt(b, c.Memory)
+		} else {
+			b = append(b, `,"memoryInGb":null`...)
 		}
+	} else {
+		b = append(b, `,"cpuFlavorId":null,"vcpuCount":null,"memoryInGb":null`...)
 	}
-	size, path := 0, ""
+	size, path, volume := 0, "", false
 	if pm := p.Mounts.Persistent; pm != nil {
-		size, path = pm.Size, pm.Path
+		size, path, volume = pm.Size, pm.Path, true
 	} else if len(p.Mounts.Network) > 0 {
-		path = p.Mounts.Network[0].Path
+		path, volume = p.Mounts.Network[0].Path, true
 	}
 	b = append(b, `,"volumeInGb":`...)
 	b = appendInt(b, size)
 	if path != "" {
 		b = appendLit(b, `,"volumeMountPath":`)
 		b = AppendString(b, path)
+	} else {
+		b = append(b, `,"volumeMountPath":null`...)
+	}
+	// volumeEncrypted: nothing is encrypted without a volume; v2 does not
+	// say whether a volume is.
+	if volume {
+		b = append(b, `,"volumeEncrypted":null`...)
+	} else {
+		b = append(b, `,"volumeEncrypted":false`...)
 	}
 	var ports []V2RuntimePort
 	if p.Runtime != nil {
@@ -230,6 +281,8 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	if p.StartedAt != "" {
 		b = appendLit(b, `,"lastStartedAt":`)
 		b = AppendString(b, p.StartedAt)
+	} else {
+		b = append(b, `,"lastStartedAt":null`...)
 	}
 	if p.CreatedAt != "" {
 		b = append(b, `,"createdAt":`...)
@@ -258,12 +311,22 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 			b = appendInt(b, g.Count)
 		}
 	}
+	// The keys null for every pod in v2 (V1Pod.MachineID to SlsVersion),
+	// then templateId, always last: a streamed list fills a null one from
+	// the fact store afterwards (translate's insertPodTemplates).
+	b = append(b, podNullKeys...)
 	if p.Template != "" {
-		b = append(b, `,"templateId":`...)
 		b = AppendString(b, p.Template)
+	} else {
+		b = append(b, "null"...)
 	}
 	return append(b, '}')
 }
+
+// podNullKeys are the keys of V1Pod that are null for every pod in v2, in
+// order, and the key of templateId after them.
+const podNullKeys = `,"machineId":null,"lastStatusChange":null,"consumerUserId":null,"savingsPlans":null,` +
+	`"endpointId":null,"aiApiId":null,"slsVersion":null,"templateId":`
 
 func appendV1PodGPU(b []byte, g *V1PodGPU) []byte {
 	b = append(b, '{')
