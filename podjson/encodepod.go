@@ -16,11 +16,6 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	w.str("image", p.Image)
 	w.int("containerDiskInGb", p.ContainerDiskInGb)
 	w.strNull("containerRegistryAuthId", string(p.ContainerRegistryAuthID))
-	if p.DockerEntrypoint != nil {
-		w.strs("dockerEntrypoint", p.DockerEntrypoint)
-	} else {
-		w.null("dockerEntrypoint")
-	}
 	if p.argsRaw {
 		w.b = appendPodArgs(&w, p.args)
 	} else if p.DockerStartCmd != nil {
@@ -32,7 +27,6 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	w.raw("ports", rawOr(p.Ports, jsonNull))
 	w.strNull("desiredStatus", string(p.DesiredStatus))
 	w.boolean("locked", p.Locked)
-	w.boolean("interruptible", p.Interruptible)
 	w.float("costPerHr", p.CostPerHr)
 	w.float("adjustedCostPerHr", p.AdjustedCostPerHr)
 	if g := p.GPU; g != nil {
@@ -41,16 +35,8 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	} else {
 		w.null("gpu")
 	}
-	w.strNull("cpuFlavorId", string(p.CPUFlavorID))
-	w.intPtr("vcpuCount", p.VcpuCount)
-	w.intPtr("memoryInGb", p.MemoryInGb)
 	w.int("volumeInGb", p.VolumeInGb)
 	w.strNull("volumeMountPath", string(p.VolumeMountPath))
-	if e := p.VolumeEncrypted; e != nil {
-		w.boolean("volumeEncrypted", *e)
-	} else {
-		w.null("volumeEncrypted")
-	}
 	if v := p.NetworkVolume; v != nil {
 		w.key("networkVolume")
 		w.b = append(w.b, '{')
@@ -71,6 +57,20 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	w.strOmit("gpuTypeId", p.GpuTypeID)
 	if p.GpuCount != 0 {
 		w.int("gpuCount", p.GpuCount)
+	}
+	w.strNull("cpuFlavorId", string(p.CPUFlavorID))
+	w.intPtr("vcpuCount", p.VcpuCount)
+	w.intPtr("memoryInGb", p.MemoryInGb)
+	if p.DockerEntrypoint != nil {
+		w.strs("dockerEntrypoint", p.DockerEntrypoint)
+	} else {
+		w.null("dockerEntrypoint")
+	}
+	w.boolean("interruptible", p.Interruptible)
+	if e := p.VolumeEncrypted; e != nil {
+		w.boolean("volumeEncrypted", *e)
+	} else {
+		w.null("volumeEncrypted")
 	}
 	w.strNull("machineId", string(p.MachineID))
 	w.strNull("lastStatusChange", string(p.LastStatusChange))
@@ -169,14 +169,11 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	imgLen := len(b) - img
 	b = appendLit(b, `,"containerDiskInGb":`)
 	b = appendInt(b, p.Disk)
-	// dockerEntrypoint is always [] (V1Pod.DockerEntrypoint): written
-	// with the key before it.
 	if p.Registry != "" {
 		b = appendLit(b, `,"containerRegistryAuthId":`)
 		b = AppendString(b, p.Registry)
-		b = append(b, `,"dockerEntrypoint":[]`...)
 	} else {
-		b = append(b, `,"containerRegistryAuthId":null,"dockerEntrypoint":[]`...)
+		b = appendLit(b, `,"containerRegistryAuthId":null`)
 	}
 	w := jw{b: b}
 	b = appendPodArgs(&w, p.Args)
@@ -198,11 +195,10 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 		b = append(b, `,"desiredStatus":`...)
 		b = AppendString(b, ds)
 	}
-	// interruptible is always false (V1Pod.Interruptible).
 	if p.Locked {
-		b = append(b, `,"locked":true,"interruptible":false`...)
+		b = append(b, `,"locked":true`...)
 	} else {
-		b = append(b, `,"locked":false,"interruptible":false`...)
+		b = append(b, `,"locked":false`...)
 	}
 	// costPerHr and adjustedCostPerHr are the same number: formatted once.
 	b = append(b, `,"costPerHr":`...)
@@ -223,28 +219,6 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	} else {
 		b = appendLit(b, `,"gpu":null`)
 	}
-	if c := p.CPU; c != nil {
-		if c.ID != "" {
-			b = append(b, `,"cpuFlavorId":`...)
-			b = AppendString(b, c.ID)
-		} else {
-			b = append(b, `,"cpuFlavorId":null`...)
-		}
-		if c.VcpuCount != 0 {
-			b = append(b, `,"vcpuCount":`...)
-			b = appendInt(b, c.VcpuCount)
-		} else {
-			b = append(b, `,"vcpuCount":null`...)
-		}
-		if c.Memory != 0 {
-			b = append(b, `,"memoryInGb":`...)
-			b = appendInt(b, c.Memory)
-		} else {
-			b = append(b, `,"memoryInGb":null`...)
-		}
-	} else {
-		b = append(b, `,"cpuFlavorId":null,"vcpuCount":null,"memoryInGb":null`...)
-	}
 	size, path, volume := 0, "", false
 	if pm := p.Mounts.Persistent; pm != nil {
 		size, path, volume = pm.Size, pm.Path, true
@@ -258,13 +232,6 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 		b = AppendString(b, path)
 	} else {
 		b = append(b, `,"volumeMountPath":null`...)
-	}
-	// volumeEncrypted: nothing is encrypted without a volume; v2 does not
-	// say whether a volume is.
-	if volume {
-		b = append(b, `,"volumeEncrypted":null`...)
-	} else {
-		b = append(b, `,"volumeEncrypted":false`...)
 	}
 	var ports []V2RuntimePort
 	if p.Runtime != nil {
@@ -311,10 +278,40 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 			b = appendInt(b, g.Count)
 		}
 	}
-	// The keys null for every pod in v2 (V1Pod.MachineID to SlsVersion),
-	// then templateId, always last: a streamed list fills a null one from
-	// the fact store afterwards (translate's insertPodTemplates).
-	b = append(b, podNullKeys...)
+	// The end of the object (V1Pod.CPUFlavorID to TemplateID): a CPU
+	// pod's figures, then constants but for volumeEncrypted (false
+	// without a volume, null with one), in one copy for a GPU pod, then
+	// templateId, always last: a streamed list fills a null one from the
+	// fact store afterwards (translate's insertPodTemplates).
+	if c := p.CPU; c != nil {
+		if c.ID != "" {
+			b = append(b, `,"cpuFlavorId":`...)
+			b = AppendString(b, c.ID)
+		} else {
+			b = append(b, `,"cpuFlavorId":null`...)
+		}
+		if c.VcpuCount != 0 {
+			b = append(b, `,"vcpuCount":`...)
+			b = appendInt(b, c.VcpuCount)
+		} else {
+			b = append(b, `,"vcpuCount":null`...)
+		}
+		if c.Memory != 0 {
+			b = append(b, `,"memoryInGb":`...)
+			b = appendInt(b, c.Memory)
+		} else {
+			b = append(b, `,"memoryInGb":null`...)
+		}
+		if volume {
+			b = append(b, podEndVolume...)
+		} else {
+			b = append(b, podEndNoVolume...)
+		}
+	} else if volume {
+		b = append(b, podNoCPU+podEndVolume...)
+	} else {
+		b = append(b, podNoCPU+podEndNoVolume...)
+	}
 	if p.Template != "" {
 		b = AppendString(b, p.Template)
 	} else {
@@ -323,10 +320,19 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	return append(b, '}')
 }
 
-// podNullKeys are the keys of V1Pod that are null for every pod in v2, in
-// order, and the key of templateId after them.
-const podNullKeys = `,"machineId":null,"lastStatusChange":null,"consumerUserId":null,"savingsPlans":null,` +
-	`"endpointId":null,"aiApiId":null,"slsVersion":null,"templateId":`
+// The end of a pod's object as AppendV1PodOf writes it, after the CPU
+// figures: dockerEntrypoint and interruptible (the same for every pod in
+// v2), volumeEncrypted (false without a volume, null with one), the keys
+// null for every pod in v2, and templateId's key. podNoCPU is the CPU
+// figures of a GPU pod.
+const (
+	podNoCPU   = `,"cpuFlavorId":null,"vcpuCount":null,"memoryInGb":null`
+	podEndHead = `,"dockerEntrypoint":[],"interruptible":false,"volumeEncrypted":`
+	podEndTail = `,"machineId":null,"lastStatusChange":null,"consumerUserId":null,"savingsPlans":null,` +
+		`"endpointId":null,"aiApiId":null,"slsVersion":null,"templateId":`
+	podEndVolume   = podEndHead + "null" + podEndTail
+	podEndNoVolume = podEndHead + "false" + podEndTail
+)
 
 func appendV1PodGPU(b []byte, g *V1PodGPU) []byte {
 	b = append(b, '{')

@@ -96,38 +96,27 @@ type V2RuntimePort struct {
 // it from a V2Pod; Machine, NetworkVolume and Template are the include*
 // expansions, which the caller adds.
 type V1Pod struct {
-	ID                      string         `json:"id"`
-	Name                    string         `json:"name"`
-	Image                   string         `json:"image"`
-	ContainerDiskInGb       int            `json:"containerDiskInGb"`
-	ContainerRegistryAuthID NullableString `json:"containerRegistryAuthId"` // null: none
-	// DockerEntrypoint is always [] (emptyStrings): v2 has no entrypoint
-	// override, so the image's own runs, which is what v1's [] says.
-	DockerEntrypoint []string        `json:"dockerEntrypoint"`
-	DockerStartCmd   []string        `json:"dockerStartCmd" nullable:"1"` // null: args the gateway cannot split
-	Env              json.RawMessage `json:"env"`
-	Ports            json.RawMessage `json:"ports"`
-	DesiredStatus    NullableString  `json:"desiredStatus"` // null: a v2 status the gateway does not know
-	Locked           bool            `json:"locked"`
-	// Interruptible is always false: v2 has no spot pods.
-	Interruptible     bool      `json:"interruptible"`
-	CostPerHr         float64   `json:"costPerHr"`
-	AdjustedCostPerHr float64   `json:"adjustedCostPerHr"`
-	GPU               *V1PodGPU `json:"gpu" nullable:"1"` // null: a CPU pod
-	// cpuFlavorId, vcpuCount and memoryInGb: a CPU pod's; null for a GPU
-	// pod (v2 gives no RAM or vCPU figure for it).
-	CPUFlavorID     NullableString      `json:"cpuFlavorId"`
-	VcpuCount       *int                `json:"vcpuCount" nullable:"1"`
-	MemoryInGb      *int                `json:"memoryInGb" nullable:"1"`
-	VolumeInGb      int                 `json:"volumeInGb"`
-	VolumeMountPath NullableString      `json:"volumeMountPath"`              // null: no volume
-	VolumeEncrypted *bool               `json:"volumeEncrypted" nullable:"1"` // false without a volume, null with one (v2 does not say)
-	NetworkVolume   *V1PodNetworkVolume `json:"networkVolume,omitempty"`
-	PortMappings    V1PortMappings      `json:"portMappings"`
-	PublicIP        NullableString      `json:"publicIp"`
-	LastStartedAt   NullableString      `json:"lastStartedAt"`       // null: never started
-	CreatedAt       string              `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
-	CloudType       string              `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
+	ID                      string              `json:"id"`
+	Name                    string              `json:"name"`
+	Image                   string              `json:"image"`
+	ContainerDiskInGb       int                 `json:"containerDiskInGb"`
+	ContainerRegistryAuthID NullableString      `json:"containerRegistryAuthId"`     // null: none
+	DockerStartCmd          []string            `json:"dockerStartCmd" nullable:"1"` // null: args the gateway cannot split
+	Env                     json.RawMessage     `json:"env"`
+	Ports                   json.RawMessage     `json:"ports"`
+	DesiredStatus           NullableString      `json:"desiredStatus"` // null: a v2 status the gateway does not know
+	Locked                  bool                `json:"locked"`
+	CostPerHr               float64             `json:"costPerHr"`
+	AdjustedCostPerHr       float64             `json:"adjustedCostPerHr"`
+	GPU                     *V1PodGPU           `json:"gpu" nullable:"1"` // null: a CPU pod
+	VolumeInGb              int                 `json:"volumeInGb"`
+	VolumeMountPath         NullableString      `json:"volumeMountPath"` // null: no volume
+	NetworkVolume           *V1PodNetworkVolume `json:"networkVolume,omitempty"`
+	PortMappings            V1PortMappings      `json:"portMappings"`
+	PublicIP                NullableString      `json:"publicIp"`
+	LastStartedAt           NullableString      `json:"lastStartedAt"`       // null: never started
+	CreatedAt               string              `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
+	CloudType               string              `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
 	// imageName, gpuTypeId and gpuCount are outside the v1 document too:
 	// the same values as image, gpu.id and gpu.count under the names
 	// runpodctl 2.7 reads (its pod struct is shared with its GraphQL
@@ -135,6 +124,24 @@ type V1Pod struct {
 	ImageName string `json:"imageName"`
 	GpuTypeID string `json:"gpuTypeId,omitempty"`
 	GpuCount  int    `json:"gpuCount,omitempty"`
+
+	// The keys from here to templateId are the end of a pod's object,
+	// which the list's encoder writes with as few copies as it can (one
+	// for a GPU pod): mostly constants.
+
+	// cpuFlavorId, vcpuCount and memoryInGb: a CPU pod's; null for a GPU
+	// pod (v2 gives no RAM or vCPU figure for it).
+	CPUFlavorID NullableString `json:"cpuFlavorId"`
+	VcpuCount   *int           `json:"vcpuCount" nullable:"1"`
+	MemoryInGb  *int           `json:"memoryInGb" nullable:"1"`
+	// DockerEntrypoint is always [] (emptyStrings): v2 has no entrypoint
+	// override, so the image's own runs, which is what v1's [] says.
+	DockerEntrypoint []string `json:"dockerEntrypoint"`
+	// Interruptible is always false: v2 has no spot pods.
+	Interruptible bool `json:"interruptible"`
+	// VolumeEncrypted is false without a volume (nothing to encrypt), null
+	// with one (v2 does not say whether it is encrypted).
+	VolumeEncrypted *bool `json:"volumeEncrypted" nullable:"1"`
 	// Null for every pod in v2: the host machine, the last status change
 	// and the renter are not exposed; savings plans are not either ([]
 	// would say that none applies); a pod is not a serverless worker
