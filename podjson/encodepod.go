@@ -46,6 +46,8 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 		vw.int("size", v.Size)
 		vw.str("dataCenterId", v.DataCenterID)
 		w.b = append(vw.b, '}')
+	} else if p.NetworkVolumeAsked {
+		w.null("networkVolume")
 	}
 	w.key("portMappings")
 	w.b = p.PortMappings.appendJSON(w.b)

@@ -96,27 +96,31 @@ type V2RuntimePort struct {
 // it from a V2Pod; Machine, NetworkVolume and Template are the include*
 // expansions, which the caller adds.
 type V1Pod struct {
-	ID                      string              `json:"id"`
-	Name                    string              `json:"name"`
-	Image                   string              `json:"image"`
-	ContainerDiskInGb       int                 `json:"containerDiskInGb"`
-	ContainerRegistryAuthID NullableString      `json:"containerRegistryAuthId"`     // null: none
-	DockerStartCmd          []string            `json:"dockerStartCmd" nullable:"1"` // null: args the gateway cannot split
-	Env                     json.RawMessage     `json:"env"`
-	Ports                   json.RawMessage     `json:"ports"`
-	DesiredStatus           NullableString      `json:"desiredStatus"` // null: a v2 status the gateway does not know
-	Locked                  bool                `json:"locked"`
-	CostPerHr               float64             `json:"costPerHr"`
-	AdjustedCostPerHr       float64             `json:"adjustedCostPerHr"`
-	GPU                     *V1PodGPU           `json:"gpu" nullable:"1"` // null: a CPU pod
-	VolumeInGb              int                 `json:"volumeInGb"`
-	VolumeMountPath         NullableString      `json:"volumeMountPath"` // null: no volume
-	NetworkVolume           *V1PodNetworkVolume `json:"networkVolume,omitempty"`
-	PortMappings            V1PortMappings      `json:"portMappings"`
-	PublicIP                NullableString      `json:"publicIp"`
-	LastStartedAt           NullableString      `json:"lastStartedAt"`       // null: never started
-	CreatedAt               string              `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
-	CloudType               string              `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
+	ID                      string          `json:"id"`
+	Name                    string          `json:"name"`
+	Image                   string          `json:"image"`
+	ContainerDiskInGb       int             `json:"containerDiskInGb"`
+	ContainerRegistryAuthID NullableString  `json:"containerRegistryAuthId"`     // null: none
+	DockerStartCmd          []string        `json:"dockerStartCmd" nullable:"1"` // null: args the gateway cannot split
+	Env                     json.RawMessage `json:"env"`
+	Ports                   json.RawMessage `json:"ports"`
+	DesiredStatus           NullableString  `json:"desiredStatus"` // null: a v2 status the gateway does not know
+	Locked                  bool            `json:"locked"`
+	CostPerHr               float64         `json:"costPerHr"`
+	AdjustedCostPerHr       float64         `json:"adjustedCostPerHr"`
+	GPU                     *V1PodGPU       `json:"gpu" nullable:"1"` // null: a CPU pod
+	VolumeInGb              int             `json:"volumeInGb"`
+	VolumeMountPath         NullableString  `json:"volumeMountPath"` // null: no volume
+	// NetworkVolume is the include* expansion (includeNetworkVolume):
+	// absent without it, as in v1; with it (NetworkVolumeAsked), null for
+	// a pod without one.
+	NetworkVolume      *V1PodNetworkVolume `json:"networkVolume,omitempty"`
+	NetworkVolumeAsked bool                `json:"-"`
+	PortMappings       V1PortMappings      `json:"portMappings"`
+	PublicIP           NullableString      `json:"publicIp"`
+	LastStartedAt      NullableString      `json:"lastStartedAt"`       // null: never started
+	CreatedAt          string              `json:"createdAt,omitempty"` // outside the v1 document; real v1 and its clients have it
+	CloudType          string              `json:"cloudType,omitempty"` // outside the v1 document; v1 create's cloudType
 	// imageName, gpuTypeId and gpuCount are outside the v1 document too:
 	// the same values as image, gpu.id and gpu.count under the names
 	// runpodctl 2.7 reads (its pod struct is shared with its GraphQL

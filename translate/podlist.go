@@ -367,12 +367,16 @@ func expandPods(ctx context.Context, req *Request, c Caller, q *podQuery, pods [
 // expandPodList fills networkVolume, template, machine and the catalog parts
 // of gpu. A lookup that fails makes the request fail with its error, except
 // a 404 of a referenced resource (deleted meanwhile), which leaves the field
-// out. includeSavingsPlans has no v2 source: savingsPlans stays omitted.
+// null (networkVolume, as for a pod without one) or out (template).
+// includeSavingsPlans has no v2 source: savingsPlans stays null.
 func expandPodList(ctx context.Context, req *Request, c Caller, q *podQuery, pods []*podjson.V2Pod, out []podjson.V1Pod, single bool) *Result {
 	if len(pods) == 0 {
 		return nil
 	}
 	if q.includeNetworkVolume {
+		for i := range out {
+			out[i].NetworkVolumeAsked = true // null unless filled below
+		}
 		if r := expandNetworkVolumes(ctx, req, c, pods, out, single); r != nil {
 			return r
 		}
