@@ -242,7 +242,7 @@ func (p *workerObject) field(ec *execCtx, f *ast.Field) (any, error) {
 var workerFields = func() fieldTable[*workerObject] {
 	t := fieldTable[*workerObject]{
 		"id":            func(p *workerObject, _ *execCtx, _ *ast.Field) (any, error) { return p.w.ID, nil },
-		"imageName":     func(p *workerObject, _ *execCtx, _ *ast.Field) (any, error) { return nonEmpty(p.w.Image), nil },
+		"imageName":     func(p *workerObject, _ *execCtx, _ *ast.Field) (any, error) { return nonEmpty(string(p.w.Image)), nil },
 		"desiredStatus": func(p *workerObject, _ *execCtx, _ *ast.Field) (any, error) { return p.w.DesiredStatus, nil },
 		"gpuCount": func(p *workerObject, _ *execCtx, _ *ast.Field) (any, error) {
 			if p.w.GPU == nil {
@@ -251,7 +251,7 @@ var workerFields = func() fieldTable[*workerObject] {
 			return p.w.GPU.Count, nil
 		},
 		"uptimeSeconds": func(p *workerObject, ec *execCtx, _ *ast.Field) (any, error) {
-			return ec.secondsSince(p.w.LastStartedAt), nil
+			return ec.secondsSince(string(p.w.LastStartedAt)), nil
 		},
 		"machine": func(p *workerObject, _ *execCtx, _ *ast.Field) (any, error) { return &workerMachine{p.w}, nil },
 	}

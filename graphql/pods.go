@@ -133,11 +133,11 @@ var podLeaves = leafTable[*podObject]{
 	"id":                leafString(func(p *podObject) string { return p.m.V1.ID }),
 	"name":              leafString(func(p *podObject) string { return p.m.V1.Name }),
 	"imageName":         leafString(func(p *podObject) string { return p.m.V1.Image }),
-	"desiredStatus":     leafString(func(p *podObject) string { return p.m.V1.DesiredStatus }),
+	"desiredStatus":     leafString(func(p *podObject) string { return string(p.m.V1.DesiredStatus) }),
 	"containerDiskInGb": leafInt(func(p *podObject) int { return p.m.V1.ContainerDiskInGb }),
 	"costPerHr":         leafFloat(func(p *podObject) float64 { return p.m.V1.CostPerHr }),
 	"volumeInGb":        leafInt(func(p *podObject) int { return p.m.V1.VolumeInGb }),
-	"volumeMountPath":   leafString(func(p *podObject) string { return p.m.V1.VolumeMountPath }),
+	"volumeMountPath":   leafString(func(p *podObject) string { return string(p.m.V1.VolumeMountPath) }),
 	"dockerArgs":        leafString(func(p *podObject) string { return p.m.V2.Args }),
 	"env":               func(ec *execCtx, _ *collectedField, p *podObject) { ec.buf = (*podEnv)(&p.m.V2.Env).appendJSON(ec.buf) },
 	"ports": func(ec *execCtx, _ *collectedField, p *podObject) {

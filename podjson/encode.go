@@ -301,7 +301,28 @@ func (w *jw) strOmit(k, v string) {
 	}
 }
 
+// strNull writes v, or null when it is "" (NullableString).
+func (w *jw) strNull(k, v string) {
+	w.key(k)
+	if v == "" {
+		w.b = append(w.b, "null"...)
+	} else {
+		w.b = AppendString(w.b, v)
+	}
+}
+
 func (w *jw) int(k string, v int) { w.key(k); w.b = appendInt(w.b, v) }
+
+// intPtr writes *v, or null when v is nil.
+func (w *jw) intPtr(k string, v *int) {
+	if v == nil {
+		w.null(k)
+	} else {
+		w.int(k, *v)
+	}
+}
+
+func (w *jw) null(k string) { w.key(k); w.b = append(w.b, "null"...) }
 
 func (w *jw) float(k string, v float64) {
 	w.key(k)

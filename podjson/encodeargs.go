@@ -11,7 +11,7 @@ import (
 // writes them, straight into the answer, without a string per word.
 
 // appendPodArgs appends dockerStartCmd as FillV1Pod sets it (H-args: args
-// split into words, omitted when they cannot be split), without a slice of
+// split into words, null when they cannot be split), without a slice of
 // words: in one pass (appendPodArgsOnePass), or, for the rare args that
 // one pass cannot write (invalid UTF-8, a backslash before a non-ASCII
 // byte), word by word (appendQuotedPodArgs).
@@ -214,8 +214,7 @@ func appendPodArgsOnePass(w *jw, s string) (_ []byte, ok bool) {
 		case c == '\'':
 			for i++; ; {
 				if b, i = appendArgRun(b, s, i, argQuoteLo, '\''); i == len(s) {
-					w.b, w.first = b[:mark], first
-					return w.b, true
+					return nullPodArgs(w, b, mark, first), true
 				}
 				d := s[i]
 				if d == '\'' {
@@ -236,8 +235,7 @@ func appendPodArgsOnePass(w *jw, s string) (_ []byte, ok bool) {
 			// kept as it is.
 			for i++; ; {
 				if b, i = appendArgRun(b, s, i, argQuoteLo, '"'); i == len(s) {
-					w.b, w.first = b[:mark], first
-					return w.b, true
+					return nullPodArgs(w, b, mark, first), true
 				}
 				d := s[i]
 				if d == '"' {
@@ -292,6 +290,15 @@ func appendPodArgsOnePass(w *jw, s string) (_ []byte, ok bool) {
 	}
 }
 
+// nullPodArgs writes dockerStartCmd as null in place of what was written
+// of it since mark (b, with w.first as it was then): args that cannot be
+// split (an unterminated quote), as FillV1Pod leaves them.
+func nullPodArgs(w *jw, b []byte, mark int, first bool) []byte {
+	w.b, w.first = b[:mark], first
+	w.null("dockerStartCmd")
+	return w.b
+}
+
 // appendJSONByte appends the ASCII byte c as AppendString writes it.
 func appendJSONByte(b []byte, c byte) []byte {
 	if jsonPlainASCII[c] {
@@ -303,7 +310,7 @@ func appendJSONByte(b []byte, c byte) []byte {
 // appendQuotedPodArgs is appendPodArgs for any args (it serves those with
 // non-ASCII bytes, which are rare): the words are split (SplitArgs)
 // straight into the answer, without a string per word; on an unterminated
-// quote dockerStartCmd is left out, as FillV1Pod leaves it.
+// quote dockerStartCmd is null, as FillV1Pod leaves it.
 func appendQuotedPodArgs(w *jw, args string) []byte {
 	mark, first := len(w.b), w.first
 	w.key("dockerStartCmd")
@@ -316,8 +323,7 @@ func appendQuotedPodArgs(w *jw, args string) []byte {
 		var err error
 		word, ok, err = it.next(word[:0])
 		if err != nil {
-			w.b, w.first = w.b[:mark], first
-			return w.b
+			return nullPodArgs(w, w.b, mark, first)
 		}
 		if !ok {
 			return append(w.b, ']')

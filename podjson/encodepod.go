@@ -15,31 +15,28 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	w.str("name", p.Name)
 	w.str("image", p.Image)
 	w.int("containerDiskInGb", p.ContainerDiskInGb)
-	w.strOmit("containerRegistryAuthId", p.ContainerRegistryAuthID)
+	w.strNull("containerRegistryAuthId", string(p.ContainerRegistryAuthID))
 	if p.argsRaw {
 		w.b = appendPodArgs(&w, p.args)
 	} else if p.DockerStartCmd != nil {
 		w.strs("dockerStartCmd", p.DockerStartCmd)
+	} else {
+		w.null("dockerStartCmd")
 	}
 	w.raw("env", rawOr(p.Env, jsonNull))
 	w.raw("ports", rawOr(p.Ports, jsonNull))
-	w.strOmit("desiredStatus", p.DesiredStatus)
+	w.strNull("desiredStatus", string(p.DesiredStatus))
 	w.boolean("locked", p.Locked)
 	w.float("costPerHr", p.CostPerHr)
 	w.float("adjustedCostPerHr", p.AdjustedCostPerHr)
 	if g := p.GPU; g != nil {
 		w.key("gpu")
 		w.b = appendV1PodGPU(w.b, g)
-	}
-	w.strOmit("cpuFlavorId", p.CPUFlavorID)
-	if p.VcpuCount != 0 {
-		w.int("vcpuCount", p.VcpuCount)
-	}
-	if p.MemoryInGb != 0 {
-		w.int("memoryInGb", p.MemoryInGb)
+	} else {
+		w.null("gpu")
 	}
 	w.int("volumeInGb", p.VolumeInGb)
-	w.strOmit("volumeMountPath", p.VolumeMountPath)
+	w.strNull("volumeMountPath", string(p.VolumeMountPath))
 	if v := p.NetworkVolume; v != nil {
 		w.key("networkVolume")
 		w.b = append(w.b, '{')
@@ -49,16 +46,13 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 		vw.int("size", v.Size)
 		vw.str("dataCenterId", v.DataCenterID)
 		w.b = append(vw.b, '}')
+	} else if p.NetworkVolumeAsked {
+		w.null("networkVolume")
 	}
 	w.key("portMappings")
 	w.b = p.PortMappings.appendJSON(w.b)
-	w.key("publicIp")
-	if p.PublicIP != "" {
-		w.b = AppendString(w.b, string(p.PublicIP))
-	} else {
-		w.b = append(w.b, "null"...)
-	}
-	w.strOmit("lastStartedAt", p.LastStartedAt)
+	w.strNull("publicIp", string(p.PublicIP))
+	w.strNull("lastStartedAt", string(p.LastStartedAt))
 	w.strOmit("createdAt", p.CreatedAt)
 	w.strOmit("cloudType", p.CloudType)
 	w.str("imageName", p.ImageName)
@@ -66,7 +60,40 @@ func AppendV1Pod(b []byte, p *V1Pod) []byte {
 	if p.GpuCount != 0 {
 		w.int("gpuCount", p.GpuCount)
 	}
-	w.strOmit("templateId", p.TemplateID)
+	w.strNull("cpuFlavorId", string(p.CPUFlavorID))
+	w.intPtr("vcpuCount", p.VcpuCount)
+	w.intPtr("memoryInGb", p.MemoryInGb)
+	if p.DockerEntrypoint != nil {
+		w.strs("dockerEntrypoint", p.DockerEntrypoint)
+	} else {
+		w.null("dockerEntrypoint")
+	}
+	w.boolean("interruptible", p.Interruptible)
+	if e := p.VolumeEncrypted; e != nil {
+		w.boolean("volumeEncrypted", *e)
+	} else {
+		w.null("volumeEncrypted")
+	}
+	w.strNull("machineId", string(p.MachineID))
+	w.strNull("lastStatusChange", string(p.LastStatusChange))
+	w.strNull("consumerUserId", string(p.ConsumerUserID))
+	if s := p.SavingsPlans; s != nil {
+		w.key("savingsPlans")
+		w.b = append(w.b, '[')
+		for i := range *s {
+			if i > 0 {
+				w.b = append(w.b, ',')
+			}
+			w.b = append(w.b, '{', '}')
+		}
+		w.b = append(w.b, ']')
+	} else {
+		w.null("savingsPlans")
+	}
+	w.strNull("endpointId", string(p.EndpointID))
+	w.strNull("aiApiId", string(p.AiAPIID))
+	w.intPtr("slsVersion", p.SlsVersion)
+	w.strNull("templateId", string(p.TemplateID))
 	if m := p.Machine; m != nil {
 		w.key("machine")
 		w.b = append(w.b, '{')
@@ -147,6 +174,8 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	if p.Registry != "" {
 		b = appendLit(b, `,"containerRegistryAuthId":`)
 		b = AppendString(b, p.Registry)
+	} else {
+		b = appendLit(b, `,"containerRegistryAuthId":null`)
 	}
 	w := jw{b: b}
 	b = appendPodArgs(&w, p.Args)
@@ -157,6 +186,7 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	// One literal a value: a variable ds would be copied by memmove.
 	switch ds := DesiredStatus(p.Status); ds {
 	case "":
+		b = appendLit(b, `,"desiredStatus":null`)
 	case "RUNNING":
 		b = appendLit(b, `,"desiredStatus":"RUNNING"`)
 	case "EXITED":
@@ -188,32 +218,22 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 		b = append(b, `,"count":`...)
 		b = appendInt(b, g.Count)
 		b = append(b, '}')
+	} else {
+		b = appendLit(b, `,"gpu":null`)
 	}
-	if c := p.CPU; c != nil {
-		if c.ID != "" {
-			b = append(b, `,"cpuFlavorId":`...)
-			b = AppendString(b, c.ID)
-		}
-		if c.VcpuCount != 0 {
-			b = append(b, `,"vcpuCount":`...)
-			b = appendInt(b, c.VcpuCount)
-		}
-		if c.Memory != 0 {
-			b = append(b, `,"memoryInGb":`...)
-			b = appendInt(b, c.Memory)
-		}
-	}
-	size, path := 0, ""
+	size, path, volume := 0, "", false
 	if pm := p.Mounts.Persistent; pm != nil {
-		size, path = pm.Size, pm.Path
+		size, path, volume = pm.Size, pm.Path, true
 	} else if len(p.Mounts.Network) > 0 {
-		path = p.Mounts.Network[0].Path
+		path, volume = p.Mounts.Network[0].Path, true
 	}
 	b = append(b, `,"volumeInGb":`...)
 	b = appendInt(b, size)
 	if path != "" {
 		b = appendLit(b, `,"volumeMountPath":`)
 		b = AppendString(b, path)
+	} else {
+		b = append(b, `,"volumeMountPath":null`...)
 	}
 	var ports []V2RuntimePort
 	if p.Runtime != nil {
@@ -230,6 +250,8 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	if p.StartedAt != "" {
 		b = appendLit(b, `,"lastStartedAt":`)
 		b = AppendString(b, p.StartedAt)
+	} else {
+		b = append(b, `,"lastStartedAt":null`...)
 	}
 	if p.CreatedAt != "" {
 		b = append(b, `,"createdAt":`...)
@@ -258,12 +280,61 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 			b = appendInt(b, g.Count)
 		}
 	}
+	// The end of the object (V1Pod.CPUFlavorID to TemplateID): a CPU
+	// pod's figures, then constants but for volumeEncrypted (false
+	// without a volume, null with one), in one copy for a GPU pod, then
+	// templateId, always last: a streamed list fills a null one from the
+	// fact store afterwards (translate's insertPodTemplates).
+	if c := p.CPU; c != nil {
+		if c.ID != "" {
+			b = append(b, `,"cpuFlavorId":`...)
+			b = AppendString(b, c.ID)
+		} else {
+			b = append(b, `,"cpuFlavorId":null`...)
+		}
+		if c.VcpuCount != 0 {
+			b = append(b, `,"vcpuCount":`...)
+			b = appendInt(b, c.VcpuCount)
+		} else {
+			b = append(b, `,"vcpuCount":null`...)
+		}
+		if c.Memory != 0 {
+			b = append(b, `,"memoryInGb":`...)
+			b = appendInt(b, c.Memory)
+		} else {
+			b = append(b, `,"memoryInGb":null`...)
+		}
+		if volume {
+			b = append(b, podEndVolume...)
+		} else {
+			b = append(b, podEndNoVolume...)
+		}
+	} else if volume {
+		b = append(b, podNoCPU+podEndVolume...)
+	} else {
+		b = append(b, podNoCPU+podEndNoVolume...)
+	}
 	if p.Template != "" {
-		b = append(b, `,"templateId":`...)
 		b = AppendString(b, p.Template)
+	} else {
+		b = append(b, "null"...)
 	}
 	return append(b, '}')
 }
+
+// The end of a pod's object as AppendV1PodOf writes it, after the CPU
+// figures: dockerEntrypoint and interruptible (the same for every pod in
+// v2), volumeEncrypted (false without a volume, null with one), the keys
+// null for every pod in v2, and templateId's key. podNoCPU is the CPU
+// figures of a GPU pod.
+const (
+	podNoCPU   = `,"cpuFlavorId":null,"vcpuCount":null,"memoryInGb":null`
+	podEndHead = `,"dockerEntrypoint":[],"interruptible":false,"volumeEncrypted":`
+	podEndTail = `,"machineId":null,"lastStatusChange":null,"consumerUserId":null,"savingsPlans":null,` +
+		`"endpointId":null,"aiApiId":null,"slsVersion":null,"templateId":`
+	podEndVolume   = podEndHead + "null" + podEndTail
+	podEndNoVolume = podEndHead + "false" + podEndTail
+)
 
 func appendV1PodGPU(b []byte, g *V1PodGPU) []byte {
 	b = append(b, '{')

@@ -13,7 +13,7 @@ import (
 // fact store are the plans' business (package translate).
 
 // DesiredStatus is H-status: v2 observed status → v1 desired status. An
-// unknown status gives "" (the field is then omitted).
+// unknown status gives "" (the field is then null).
 func DesiredStatus(s string) string {
 	switch s {
 	case "PROVISIONING", "STARTING", "RUNNING":
@@ -59,20 +59,21 @@ func FillV1Pod(out *V1Pod, p *V2Pod) {
 		Name:                    p.Name,
 		Image:                   p.Image,
 		ContainerDiskInGb:       p.Disk,
-		ContainerRegistryAuthID: p.Registry,
+		ContainerRegistryAuthID: NullableString(p.Registry),
+		DockerEntrypoint:        emptyStrings,
 		Env:                     rawOr(p.Env, jsonEmptyObject),
 		Ports:                   rawOr(p.Ports, jsonEmptyArray),
-		DesiredStatus:           DesiredStatus(p.Status),
+		DesiredStatus:           NullableString(DesiredStatus(p.Status)),
 		Locked:                  p.Locked,
 		CostPerHr:               p.Cost,
 		AdjustedCostPerHr:       p.Cost,
-		LastStartedAt:           p.StartedAt,
+		LastStartedAt:           NullableString(p.StartedAt),
 		CreatedAt:               p.CreatedAt,
 		CloudType:               p.Cloud,
 		ImageName:               p.Image,
-		TemplateID:              p.Template,
+		TemplateID:              NullableString(p.Template),
 		// H-args: a string the gateway cannot split (an unbalanced quote
-		// written by another v2 client) is omitted rather than guessed at
+		// written by another v2 client) is null rather than guessed at
 		// (appendPodArgs).
 		args:    p.Args,
 		argsRaw: true,
@@ -82,15 +83,22 @@ func FillV1Pod(out *V1Pod, p *V2Pod) {
 		out.GPU = &out.gpu
 		out.GpuTypeID, out.GpuCount = p.GPU.ID, p.GPU.Count
 	}
-	if p.CPU != nil {
-		out.CPUFlavorID = p.CPU.ID
-		out.VcpuCount, out.MemoryInGb = p.CPU.VcpuCount, p.CPU.Memory
+	if c := p.CPU; c != nil {
+		out.CPUFlavorID = NullableString(c.ID)
+		if c.VcpuCount != 0 {
+			out.VcpuCount = &c.VcpuCount
+		}
+		if c.Memory != 0 {
+			out.MemoryInGb = &c.Memory
+		}
 	}
 	if pm := p.Mounts.Persistent; pm != nil {
 		out.VolumeInGb = pm.Size
-		out.VolumeMountPath = pm.Path
+		out.VolumeMountPath = NullableString(pm.Path)
 	} else if len(p.Mounts.Network) > 0 {
-		out.VolumeMountPath = p.Mounts.Network[0].Path
+		out.VolumeMountPath = NullableString(p.Mounts.Network[0].Path)
+	} else {
+		out.VolumeEncrypted = &out.unencrypted // no volume: nothing encrypted
 	}
 	if p.Runtime != nil {
 		out.PortMappings = V1PortMappings(p.Runtime.Ports)
@@ -99,7 +107,7 @@ func FillV1Pod(out *V1Pod, p *V2Pod) {
 }
 
 // SplitPodArgs is H-args v2 → v1: "" gives [], an unsplittable string nil
-// (omitted). Arguments without quotes or backslashes (the common case) are
+// (null). Arguments without quotes or backslashes (the common case) are
 // split without copying.
 func SplitPodArgs(args string) []string {
 	simple, n, inWord := true, 0, false

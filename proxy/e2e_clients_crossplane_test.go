@@ -131,14 +131,36 @@ func TestCrossplaneEndpointControllerObservesWhatItChecks(t *testing.T) {
 		if err := json.Unmarshal(got["workers"], &ws); err != nil || ws == nil {
 			t.Errorf("workers %s: the controller wants a list", got["workers"])
 		}
-		t.Logf("%d worker(s)", len(ws))
+		if len(ws) == 0 {
+			t.Fatal("no worker: the simulator starts workersMin of them")
+		}
 		for _, w := range ws {
 			for k, v := range map[string]string{"endpointId": `"` + id + `"`, "templateId": `"` + tpl + `"`, "containerDiskInGb": "50", "containerRegistryAuthId": "null",
 				"dockerEntrypoint": "[]", "dockerStartCmd": "[]", "ports": `["8000/http"]`, "env": "{}", "volumeInGb": "0", "volumeMountPath": "null",
 				"volumeEncrypted": "false", "networkVolume": "null", "publicIp": "null", "portMappings": "null", "savingsPlans": "null",
-				"desiredStatus": `"RUNNING"`, "interruptible": "false", "locked": "false"} {
+				"desiredStatus": `"RUNNING"`, "interruptible": "false", "locked": "false",
+				// The rest of endpointWorkersMatch and of the client's
+				// validateEndpointResponse: the worker's identity, the
+				// endpoint's version, the template's image and one GPU.
+				"image":      `"ghcr.io/acme/w@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"`,
+				"slsVersion": string(got["version"])} {
 				if string(w[k]) != v {
 					t.Errorf("worker %s: %s, the controller wants %s", k, w[k], v)
+				}
+			}
+			var g struct{ Count *int }
+			if id, ok := w["id"]; !ok || string(id) == "null" || json.Unmarshal(w["gpu"], &g) != nil || g.Count == nil || *g.Count != 1 {
+				t.Errorf("worker id %s, gpu %s: the controller wants an id and gpu.count 1", w["id"], w["gpu"])
+			}
+			// Every key of v1's Pod: the controller decodes each one and
+			// tells an absent key from null (issue 37); machine only with
+			// includeMachine, which it does not send.
+			for _, k := range []string{"adjustedCostPerHr", "aiApiId", "consumerUserId", "containerDiskInGb", "containerRegistryAuthId", "costPerHr",
+				"cpuFlavorId", "desiredStatus", "dockerEntrypoint", "dockerStartCmd", "endpointId", "env", "gpu", "id", "image", "interruptible",
+				"lastStartedAt", "lastStatusChange", "locked", "machineId", "memoryInGb", "name", "networkVolume", "portMappings", "ports",
+				"publicIp", "savingsPlans", "slsVersion", "templateId", "vcpuCount", "volumeEncrypted", "volumeInGb", "volumeMountPath"} {
+				if _, ok := w[k]; !ok {
+					t.Errorf("worker has no %s", k)
 				}
 			}
 		}

@@ -13,8 +13,8 @@ import (
 )
 
 // Upstream surprises: v2 answers that are not quite what the contract says.
-// Unknown fields are ignored; missing optional fields are omitted from the
-// v1 answer; wrong types are a 502 {"message"} naming the upstream problem,
+// Unknown fields are ignored; missing optional fields are null in the v1
+// answer (never an absent key: issue 37); wrong types are a 502 {"message"} naming the upstream problem,
 // and logged; an answer over Upstream.MaxBody is a 502, never buffered
 // beyond the limit.
 
@@ -47,9 +47,10 @@ func TestE2EUpstreamSurprises(t *testing.T) {
 		{name: "unknown fields in a list", path: "/v1/pods",
 			answer: `{"pods":[` + surprisePod + `,"futureField":1}],"nextCursor":"abc","futureTop":true}`, status: 200,
 			want: []string{`"id":"p1"`}, wantNot: []string{"futureField", "nextCursor", "futureTop"}},
-		{name: "missing optional fields are omitted", path: "/v1/pods/p1",
+		{name: "missing optional fields are null", path: "/v1/pods/p1",
 			answer: `{"id":"p1","name":"bare","status":"EXITED","image":"img:1"}`, status: 200,
-			want: []string{`"id":"p1"`, `"name":"bare"`}, wantNot: []string{`"gpu":`, `"publicIp":"`}},
+			want:    []string{`"id":"p1"`, `"name":"bare"`, `"gpu":null`, `"publicIp":null`, `"templateId":null`, `"lastStartedAt":null`},
+			wantNot: []string{`"publicIp":"`}},
 		{name: "wrong type: id a number", path: "/v1/pods/p1", answer: `{"id":1,"name":"x"}`, status: 502,
 			want: []string{"v2"}},
 		{name: "wrong type: list not an array", path: "/v1/pods", answer: `{"pods":"many"}`, status: 502, want: []string{"v2"}},

@@ -218,7 +218,7 @@ func (ea *endpointAnswers) templates(out []v1Endpoint, workers bool) {
 	for i := range out {
 		e := &out[i]
 		for j := range e.Workers {
-			e.Workers[j].TemplateID = string(e.TemplateID)
+			e.Workers[j].TemplateID = e.TemplateID
 		}
 		if e.TemplateID == "" && e.ID != "" {
 			unknown = append(unknown, e.ID)

@@ -174,7 +174,8 @@ func podFacts(ctx context.Context, req *Request, p *podjson.V2Pod) *podjson.V2Po
 }
 
 // podListEnd marks, in a streamed pod list, where the object of a pod that
-// v2 gave no template ends (the offset of its closing brace).
+// v2 gave no template ends (the offset of its closing brace, right after
+// its "templateId":null).
 type podListEnd struct {
 	id  string
 	end int
@@ -183,9 +184,9 @@ type podListEnd struct {
 	idEnd int
 }
 
-// insertPodTemplates adds "templateId" to the pods of a streamed v1 list
-// (b, built in a podjson.GetAnswerBuf buffer) that v2 gave no template and the
-// store knows. It is a post-pass after the streaming encoder, so that the
+// insertPodTemplates fills "templateId" (null until then) in the pods of
+// a streamed v1 list (b, built in a podjson.GetAnswerBuf buffer) that v2
+// gave no template and the store knows. It is a post-pass after the streaming encoder, so that the
 // encoder stays as it is.
 // keys, when not nil, is a buffer for the ids the store is asked about,
 // reused from one call to the next. spare, when not nil, is the buffer to
@@ -224,8 +225,9 @@ func insertPodTemplates(ctx context.Context, req *Request, b []byte, ends []podL
 		if !ok {
 			continue
 		}
-		out = append(out, b[prev:e.end]...)
-		out = append(out, `,"templateId":`...)
+		// The pod ends with "templateId":null (podjson.AppendV1PodOf
+		// writes it last): the null is replaced.
+		out = append(out, b[prev:e.end-len("null")]...)
 		out = podjson.AppendString(out, f.TemplateID)
 		prev = e.end
 	}

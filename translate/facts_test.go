@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -159,6 +160,37 @@ func TestPodListFillsTemplateIDWithOneLookupForTheWholeList(t *testing.T) {
 		b, _ := json.Marshal(pl[i])
 		if string(a) != string(b) {
 			t.Errorf("pod %d: %s, without the store %s", i, a, b)
+		}
+	}
+}
+
+// With a store, the streamed list (read whole, and through a window in
+// pieces) and the decoded one (the path of include* and of the templateId
+// filter) answer byte for byte the same: every pod ends with templateId,
+// the store's where v2 gives none and the store knows it, else null
+// (issue 37: never an absent key).
+func TestPodListPathsAgreeOnTemplateIDWithAStore(t *testing.T) {
+	kv := []string{FactPod, "p1", "tpl1", FactPod, "p3", `tpl"3`}
+	body := []byte(podList(pod("p1"), pod("p2", cpuPod, set("mounts", `{}`)), pod("p3"), pod("p4", set("template", "tpl4"))))
+	q := &podQuery{}
+	decoded := listPods(context.Background(), &Request{Facts: newFakeFacts(kv...)}, nil, q, &V2Answer{Status: 200, Body: body}, nil)
+	whole := streamPodList(context.Background(), &Request{Facts: newFakeFacts(kv...)}, &V2Answer{Status: 200, Body: body}, q)
+	defer ReleaseBody(whole.Body)
+	if decoded.Status != 200 || !bytes.Equal(whole.Body, decoded.Body) {
+		t.Fatalf("streamed %s\ndecoded  %s", whole.Body, decoded.Body)
+	}
+	for _, chunk := range []int{1, 7, 1 << 20} {
+		withStreamSizes(t, 16, 64, 2, 1<<30)
+		status, got, aborted := runStreamed(t, &Request{Facts: newFakeFacts(kv...)}, body, chunk, q)
+		if status != 200 || aborted || !bytes.Equal(got, decoded.Body) {
+			t.Fatalf("chunks of %d: %d %s\nwant %s", chunk, status, got, decoded.Body)
+		}
+	}
+	l := decodeList(t, decoded.Body)
+	for i, want := range []string{`"tpl1"`, "null", `"tpl\"3"`, `"tpl4"`} {
+		raw, _ := json.Marshal(l[i]["templateId"])
+		if _, ok := l[i]["templateId"]; !ok || string(raw) != want {
+			t.Errorf("pod %d: templateId %s, want %s", i, raw, want)
 		}
 	}
 }

@@ -144,7 +144,7 @@ func (cr *podCreator) run() *Result {
 	if in.templateID != "" {
 		// v2 may keep no link to the template (template stays null): echo
 		// it, and remember it (P8).
-		out.TemplateID = in.templateID
+		out.TemplateID = podjson.NullableString(in.templateID)
 		recordFact(cr.ctx, cr.req, FactPod, created.ID, Fact{TemplateID: in.templateID, Created: true})
 	}
 	return podAnswer(http.StatusCreated, created, &out)

@@ -367,12 +367,16 @@ func expandPods(ctx context.Context, req *Request, c Caller, q *podQuery, pods [
 // expandPodList fills networkVolume, template, machine and the catalog parts
 // of gpu. A lookup that fails makes the request fail with its error, except
 // a 404 of a referenced resource (deleted meanwhile), which leaves the field
-// out. includeSavingsPlans has no v2 source: savingsPlans stays omitted.
+// null (networkVolume, as for a pod without one) or out (template).
+// includeSavingsPlans has no v2 source: savingsPlans stays null.
 func expandPodList(ctx context.Context, req *Request, c Caller, q *podQuery, pods []*podjson.V2Pod, out []podjson.V1Pod, single bool) *Result {
 	if len(pods) == 0 {
 		return nil
 	}
 	if q.includeNetworkVolume {
+		for i := range out {
+			out[i].NetworkVolumeAsked = true // null unless filled below
+		}
 		if r := expandNetworkVolumes(ctx, req, c, pods, out, single); r != nil {
 			return r
 		}
@@ -601,23 +605,36 @@ type podWorker struct {
 }
 
 // v1Worker is a v1 Pod built from a v2 Worker: what v2 tells about workers
-// is far less than about pods. Every key v1 sent is there (issue 37): what
-// v2 tells, v1's value where it is certain (no entrypoint override, no spot,
-// no lock, no pod volume), and null where it is unknown (a worker's cost,
-// savings plans, public address).
+// is far less than about pods. Every key of v1's Pod is there (issue 37),
+// as in a pod's answer (podjson.V1Pod): what v2 tells, v1's value where it
+// is certain (no entrypoint override, no spot, no lock, no pod volume), and
+// null where it is unknown (a worker's name, cost, savings plans, public
+// address, host machine; its image and GPU until v2 places it). machine is
+// there with includeMachine, as v1's.
 type v1Worker struct {
-	ID    string `json:"id"`
-	Image string `json:"image,omitempty"`
+	ID   string                 `json:"id"`
+	Name podjson.NullableString `json:"name"` // always null: v2 workers have no name
+	// Image is the worker's, from v2 once placed, else its endpoint's
+	// when it runs the endpoint's current configuration (workerContainer).
+	Image podjson.NullableString `json:"image"`
 	// TemplateID is the endpoint's (a v1 worker is a pod made from its
 	// endpoint's template), when known (workerTemplates).
-	TemplateID    string                `json:"templateId,omitempty"`
-	DesiredStatus string                `json:"desiredStatus"`
-	GPU           *podjson.V1PodGPU     `json:"gpu,omitempty"`
-	LastStartedAt string                `json:"lastStartedAt,omitempty"`
-	EndpointID    string                `json:"endpointId"`
-	AiAPIID       string                `json:"aiApiId"`
-	SlsVersion    *int                  `json:"slsVersion,omitempty"`
-	Machine       *podjson.V1PodMachine `json:"machine,omitempty"`
+	TemplateID    podjson.NullableString `json:"templateId"`
+	DesiredStatus string                 `json:"desiredStatus"`
+	GPU           *podjson.V1PodGPU      `json:"gpu" nullable:"1"` // null until v2 places the worker
+	LastStartedAt podjson.NullableString `json:"lastStartedAt"`
+	EndpointID    string                 `json:"endpointId"`
+	AiAPIID       string                 `json:"aiApiId"`
+	SlsVersion    *int                   `json:"slsVersion" nullable:"1"`
+	Machine       *podjson.V1PodMachine  `json:"machine,omitempty"`
+	// A worker's CPU flavor, vCPUs and RAM, its host machine, last status
+	// change and renter: v2 tells none of them.
+	CPUFlavorID      podjson.NullableString `json:"cpuFlavorId"`
+	VcpuCount        *int                   `json:"vcpuCount" nullable:"1"`
+	MemoryInGb       *int                   `json:"memoryInGb" nullable:"1"`
+	MachineID        podjson.NullableString `json:"machineId"`
+	LastStatusChange podjson.NullableString `json:"lastStatusChange"`
+	ConsumerUserID   podjson.NullableString `json:"consumerUserId"`
 
 	// The container a worker runs is its endpoint's (container fields),
 	// set by workerContainer when the worker runs the endpoint's current
@@ -653,6 +670,9 @@ func workerContainer(ws []v1Worker, e *v2Endpoint) {
 		w := &ws[i]
 		if w.stale {
 			continue
+		}
+		if w.Image == "" {
+			w.Image = podjson.NullableString(e.Image)
 		}
 		w.ContainerDiskInGb = ptrTo(e.Disk)
 		if e.Registry != nil && *e.Registry != "" {
@@ -736,8 +756,8 @@ func workerTemplates(ctx context.Context, req *Request, q *podQuery, ws []v1Work
 	known := lookupFacts(ctx, req, FactEndpoint, ids)
 	out := ws[:0]
 	for _, w := range ws {
-		w.TemplateID = known[w.EndpointID].TemplateID
-		if q.templateID != nil && *q.templateID != w.TemplateID {
+		w.TemplateID = podjson.NullableString(known[w.EndpointID].TemplateID)
+		if q.templateID != nil && *q.templateID != string(w.TemplateID) {
 			continue
 		}
 		out = append(out, w)
@@ -776,7 +796,7 @@ func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
 		}
 		v := v1Worker{
 			ID:               w.ID,
-			Image:            image,
+			Image:            podjson.NullableString(image),
 			DesiredStatus:    "RUNNING", // v2 lists only active workers
 			EndpointID:       w.endpointID,
 			AiAPIID:          w.endpointID,
@@ -788,7 +808,7 @@ func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
 			v.GPU = &podjson.V1PodGPU{ID: gpuType, Count: w.GPUCount}
 		}
 		if w.StartedAt != nil {
-			v.LastStartedAt = *w.StartedAt
+			v.LastStartedAt = podjson.NullableString(*w.StartedAt)
 		}
 		if machine && (gpuType != "" || dc != "") {
 			v.Machine = &podjson.V1PodMachine{GpuTypeID: gpuType, DataCenterID: dc}

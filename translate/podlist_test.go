@@ -151,10 +151,15 @@ func TestListPodsWorkers(t *testing.T) {
 		const rest = `"containerDiskInGb":null,"containerRegistryAuthId":null,"dockerEntrypoint":[],"dockerStartCmd":null,"env":null,"ports":null,` +
 			`"interruptible":false,"locked":false,"volumeInGb":0,"volumeEncrypted":false,"costPerHr":null,"adjustedCostPerHr":null,` +
 			`"networkVolume":null,"portMappings":null,"publicIp":null,"savingsPlans":null,"volumeMountPath":null`
+		// And v1's keys v2 tells nothing of for a worker: its name, CPU
+		// figures, host machine, last status change and renter; and, here,
+		// its template (the store does not know the endpoint's) and, before
+		// v2 places it, its image, GPU, start and version.
+		const unknown = `"name":null,"cpuFlavorId":null,"vcpuCount":null,"memoryInGb":null,"machineId":null,"lastStatusChange":null,"consumerUserId":null,"templateId":null`
 		jsonEqual(t, "workers", res.Body, `[
 			{"id":"w1","image":"img:w","desiredStatus":"RUNNING","gpu":{"id":"NVIDIA L4","count":1},"lastStartedAt":"2026-03-13T19:00:00Z",
-			 "endpointId":"ep1","aiApiId":"ep1","slsVersion":3,"machine":{"gpuTypeId":"NVIDIA L4","dataCenterId":"EU-RO-1"},`+rest+`},
-			{"id":"w2","desiredStatus":"RUNNING","endpointId":"ep1","aiApiId":"ep1",`+rest+`}]`)
+			 "endpointId":"ep1","aiApiId":"ep1","slsVersion":3,"machine":{"gpuTypeId":"NVIDIA L4","dataCenterId":"EU-RO-1"},`+rest+`,`+unknown+`},
+			{"id":"w2","desiredStatus":"RUNNING","endpointId":"ep1","aiApiId":"ep1","image":null,"gpu":null,"lastStartedAt":null,"slsVersion":null,`+rest+`,`+unknown+`}]`)
 	})
 	t.Run("endpointId with filters", func(t *testing.T) {
 		res, _ := run(t, "ListPods", runOpts{query: "endpointId=ep1&gpuTypeId=NVIDIA%20L4"},

@@ -523,17 +523,17 @@ func TestListScratchBuffers(t *testing.T) {
 // pool's, and hands the old buffer over in its place.
 func TestInsertPodTemplatesSpare(t *testing.T) {
 	req := &Request{Facts: newFakeFacts(FactPod, "p1", "tpl1", FactPod, "p3", "tpl3")}
-	list := `[{"id":"p1"},{"id":"p2"},{"id":"p3"}]`
-	ends := []podListEnd{{id: "p1", end: 11}, {id: "p2", end: 23}, {id: "p3", end: 35}}
-	want := `[{"id":"p1","templateId":"tpl1"},{"id":"p2"},{"id":"p3","templateId":"tpl3"}]`
+	list := `[{"id":"p1","templateId":null},{"id":"p2","templateId":null},{"id":"p3","templateId":null}]`
+	ends := []podListEnd{{id: "p1", end: 29}, {id: "p2", end: 59}, {id: "p3", end: 89}}
+	want := `[{"id":"p1","templateId":"tpl1"},{"id":"p2","templateId":null},{"id":"p3","templateId":"tpl3"}]`
 	for _, spareCap := range []int{0, 8, 4096} {
-		b := append(make([]byte, 0, 64), list...)
+		b := append(make([]byte, 0, 128), list...)
 		spare := make([]byte, 0, spareCap)
 		got := insertPodTemplates(context.Background(), req, b, ends, nil, &spare)
 		if string(got) != want {
 			t.Errorf("spare of %d: %s", spareCap, got)
 		}
-		if len(spare) != 0 || cap(spare) != 64 || &spare[:1][0] != &b[0] {
+		if len(spare) != 0 || cap(spare) != 128 || &spare[:1][0] != &b[0] {
 			t.Errorf("spare of %d: the old buffer was not handed over (len %d cap %d)", spareCap, len(spare), cap(spare))
 		}
 		if pooled := insertPodTemplates(context.Background(), req, []byte(list), ends, nil, nil); string(pooled) != want {

@@ -7,8 +7,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -145,7 +148,7 @@ func checkV1Answer(t *testing.T, op *Operation, params map[string]string, res *R
 		return
 	}
 	if op.Kind == KindAction {
-		if err := v1.ValidateSchema("#/components/schemas/Pod", res.Body); err != nil && len(res.Body) > 0 {
+		if err := v1.ValidateSchema("#/components/schemas/Pod", speccheck.WithoutNulls(res.Body, V1NullKeys())); err != nil && len(res.Body) > 0 {
 			t.Errorf("%s answer is not a v1 Pod: %v\n%s", op.Name, err, res.Body)
 		}
 		return
@@ -282,26 +285,31 @@ func hundredPods() []byte {
 // R-Pod carries createdAt and cloudType (not in v1's document, but real v1
 // answered them: runpodctl's pod list --since filters on createdAt), the
 // names runpodctl 2.7 prints (imageName, gpuTypeId, gpuCount: the values of
-// image and gpu again) and leaves a GPU pod's memoryInGb out (v2 has no RAM
-// figure for it).
+// image and gpu again), and every other key of v1's Pod (issue 37): v1's
+// value where it is certain for a pod in v2 (dockerEntrypoint [],
+// interruptible false, volumeEncrypted false without a volume), null where
+// v2 has no value (a GPU pod's cpuFlavorId, vcpuCount and memoryInGb, the
+// host machine, savings plans, a worker's keys on a pod).
 func TestRPod(t *testing.T) {
 	res, _ := run(t, "GetPod", runOpts{params: map[string]string{"podId": "p1"}},
 		step{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1", set("registry", "reg1"), set("template", "tpl9"))})
 	wantStatus(t, res, 200)
+	const never = `"machineId":null,"lastStatusChange":null,"consumerUserId":null,"savingsPlans":null,"endpointId":null,"aiApiId":null,"slsVersion":null`
 	jsonEqual(t, "R-Pod", res.Body, `{
-		"id":"p1","name":"my pod","image":"runpod/pytorch:2","containerDiskInGb":50,"containerRegistryAuthId":"reg1",
+		"id":"p1","name":"my pod","image":"runpod/pytorch:2","containerDiskInGb":50,"containerRegistryAuthId":"reg1","dockerEntrypoint":[],
 		"dockerStartCmd":["python","-m","http.server","a b"],"env":{"A":"1"},"ports":["8888/http","22/tcp"],
-		"desiredStatus":"RUNNING","locked":false,"costPerHr":0.74,"adjustedCostPerHr":0.74,
-		"gpu":{"id":"NVIDIA A40","count":1},"volumeInGb":20,"volumeMountPath":"/workspace",
+		"desiredStatus":"RUNNING","locked":false,"interruptible":false,"costPerHr":0.74,"adjustedCostPerHr":0.74,
+		"gpu":{"id":"NVIDIA A40","count":1},"cpuFlavorId":null,"vcpuCount":null,"memoryInGb":null,
+		"volumeInGb":20,"volumeMountPath":"/workspace","volumeEncrypted":null,
 		"portMappings":{"22":10341},"publicIp":"100.65.0.119","lastStartedAt":"2026-03-13T20:01:00Z",
 		"createdAt":"2026-03-13T20:00:00Z","cloudType":"SECURE",
-		"imageName":"runpod/pytorch:2","gpuTypeId":"NVIDIA A40","gpuCount":1,"templateId":"tpl9"}`)
+		"imageName":"runpod/pytorch:2","gpuTypeId":"NVIDIA A40","gpuCount":1,`+never+`,"templateId":"tpl9"}`)
 
 	statuses := map[string]string{"PROVISIONING": "RUNNING", "STARTING": "RUNNING", "RUNNING": "RUNNING",
 		"EXITED": "EXITED", "ERROR": "EXITED", "TERMINATED": "TERMINATED"}
 	for v2, v1 := range statuses {
 		p, _ := podjson.DecodePod([]byte(pod("p", set("status", v2))))
-		if got := podjson.V1PodFrom(p).DesiredStatus; got != v1 {
+		if got := podjson.V1PodFrom(p).DesiredStatus; string(got) != v1 {
 			t.Errorf("status %s → %q, want %s", v2, got, v1)
 		}
 	}
@@ -311,10 +319,113 @@ func TestRPod(t *testing.T) {
 		set("args", `echo "unterminated`), set("mounts", `{"network":[{"volumeId":"vol1","path":"/vol"}]}`), set("cost", 0))))
 	b, _ := json.Marshal(podjson.V1PodFrom(p))
 	jsonEqual(t, "CPU pod", b, `{
-		"id":"c1","name":"my pod","image":"runpod/pytorch:2","containerDiskInGb":50,"env":{"A":"1"},"ports":["8888/http","22/tcp"],
-		"desiredStatus":"EXITED","locked":false,"costPerHr":0,"adjustedCostPerHr":0,"cpuFlavorId":"cpu3c","vcpuCount":4,"memoryInGb":8,
-		"volumeInGb":0,"volumeMountPath":"/vol","portMappings":{},"publicIp":null,"createdAt":"2026-03-13T20:00:00Z","cloudType":"COMMUNITY",
-		"imageName":"runpod/pytorch:2"}`)
+		"id":"c1","name":"my pod","image":"runpod/pytorch:2","containerDiskInGb":50,"containerRegistryAuthId":null,"dockerEntrypoint":[],
+		"dockerStartCmd":null,"env":{"A":"1"},"ports":["8888/http","22/tcp"],
+		"desiredStatus":"EXITED","locked":false,"interruptible":false,"costPerHr":0,"adjustedCostPerHr":0,
+		"gpu":null,"cpuFlavorId":"cpu3c","vcpuCount":4,"memoryInGb":8,
+		"volumeInGb":0,"volumeMountPath":"/vol","volumeEncrypted":null,"portMappings":{},"publicIp":null,"lastStartedAt":null,
+		"createdAt":"2026-03-13T20:00:00Z","cloudType":"COMMUNITY","imageName":"runpod/pytorch:2",`+never+`,"templateId":null}`)
+
+	// No volume at all: nothing encrypted, no mount path; a status v2 may
+	// add later: null.
+	p, _ = podjson.DecodePod([]byte(pod("n1", set("mounts", `{}`), set("status", "HIBERNATING"))))
+	b, _ = json.Marshal(podjson.V1PodFrom(p))
+	var got map[string]json.RawMessage
+	_ = json.Unmarshal(b, &got)
+	for k, want := range map[string]string{"volumeInGb": "0", "volumeMountPath": "null", "volumeEncrypted": "false", "desiredStatus": "null"} {
+		if string(got[k]) != want {
+			t.Errorf("pod without a volume: %s is %s, want %s", k, got[k], want)
+		}
+	}
+}
+
+// Every key of v1's Pod schema is in every pod answer (issue 37: v1 sent
+// each one, and clients tell an absent key from a null one), on each
+// operation that answers a pod and on both paths of the list (streamed and
+// decoded), for a GPU pod, a CPU pod and a pod of unknown template;
+// machine and networkVolume with their include*, as in v1 (networkVolume
+// null for a pod without one).
+func TestEveryPodAnswerHasEveryKeyOfV1sPod(t *testing.T) {
+	v1, _ := loadSpecs(t)
+	if v1 == nil {
+		t.Skip("no v1 OpenAPI document")
+	}
+	keys := v1SchemaKeys(t, "Pod")
+	check := func(what string, body []byte, included ...string) {
+		t.Helper()
+		var pods []map[string]json.RawMessage
+		if body[0] == '[' {
+			if err := json.Unmarshal(body, &pods); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+		} else {
+			var p map[string]json.RawMessage
+			if err := json.Unmarshal(body, &p); err != nil {
+				t.Fatalf("%s: %v", what, err)
+			}
+			pods = append(pods, p)
+		}
+		if len(pods) == 0 {
+			t.Fatalf("%s: no pod", what)
+		}
+		for _, p := range pods {
+			for _, k := range keys {
+				if _, ok := p[k]; !ok && (k != "machine" && k != "networkVolume" || slices.Contains(included, k)) {
+					t.Errorf("%s: pod %s has no %s", what, p["id"], k)
+				}
+			}
+		}
+	}
+	params := map[string]string{"podId": "p1"}
+	one := pod("p1", set("template", nil))
+	list := podList(pod("p1", set("template", nil)), pod("c1", cpuPod, set("mounts", `{}`), set("runtime", nil), set("startedAt", nil)))
+	res, _ := run(t, "GetPod", runOpts{params: params}, step{method: "GET", path: "/v2/pods/p1", status: 200, body: one})
+	check("GetPod", res.Body)
+	res, _ = run(t, "ListPods", runOpts{}, step{method: "GET", path: "/v2/pods", status: 200, body: list})
+	check("ListPods", res.Body)
+	res, _ = run(t, "ListPods", runOpts{query: "includeMachine=true&includeNetworkVolume=true"},
+		step{method: "GET", path: "/v2/pods", status: 200, body: podList(pod("p1", set("mounts", `{"network":[{"volumeId":"vol1","path":"/workspace"}]}`)),
+			pod("c1", cpuPod, set("mounts", `{}`)))},
+		step{method: "GET", path: "/v2/network-volumes", status: 200, body: `{"networkVolumes":[{"id":"vol1","name":"data","size":100,"dataCenter":"EU-RO-1","type":"STANDARD"}]}`},
+		step{method: "GET", path: "/v2/catalog/gpus", status: 200, body: gpuCatalog})
+	check("ListPods with includes", res.Body, "machine", "networkVolume") // null for the pod without one
+	res, _ = run(t, "StartPod", runOpts{params: params}, step{method: "POST", path: "/v2/pods/p1/action", status: 200, body: one})
+	check("StartPod", res.Body)
+	res, _ = run(t, "UpdatePod", runOpts{params: params, body: `{"name":"x"}`},
+		step{method: "PATCH", path: "/v2/pods/p1", status: 200, body: one})
+	check("UpdatePod", res.Body)
+}
+
+// v1SchemaKeys is the names of the properties of a schema of v1's document.
+func v1SchemaKeys(t *testing.T, schema string) []string {
+	t.Helper()
+	dir, err := speccheck.SpecsDir()
+	if err != nil {
+		t.Skip("no v1 OpenAPI document")
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "v1.openapi.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Components struct {
+			Schemas map[string]struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for k := range doc.Components.Schemas[schema].Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if len(keys) == 0 {
+		t.Fatalf("v1's %s has no properties", schema)
+	}
+	return keys
 }
 
 // ---------------------------------------------------------------------------

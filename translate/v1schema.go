@@ -77,12 +77,21 @@ func sortedSet(m map[string]struct{}) []string {
 var V1Nulls = map[string][]string{
 	"Template": {"containerRegistryAuthId", "earned", "isPublic", "isRunpod", "readme", "runtimeInMin", "volumeInGb"},
 	"Endpoint": {"minCudaVersion", "networkVolumeId", "templateId"},
-	// A serverless worker, answered as a Pod: its cost, savings plans,
-	// public address, network volume and mount path are unknown in v2; its
-	// container fields when it runs an older configuration than its
-	// endpoint's.
-	"Pod": {"adjustedCostPerHr", "containerDiskInGb", "containerRegistryAuthId", "costPerHr", "dockerStartCmd", "env",
-		"networkVolume", "ports", "savingsPlans", "volumeMountPath"},
+	// A pod (podjson.V1Pod): what v2 does not expose (the host machine,
+	// the last status change, the renter, savings plans, a GPU pod's RAM
+	// and vCPUs, whether a volume is encrypted), what it has none of (no
+	// registry credential, no volume, never started, args it cannot
+	// split, a status it does not know, gpu of a CPU pod, cpuFlavorId of
+	// a GPU pod, the templateId of a pod made outside the gateway), and
+	// a serverless worker's keys (endpointId, aiApiId, slsVersion) on a
+	// pod that is none. A serverless worker (v1Worker), answered as a Pod:
+	// its name, cost, public address, network volume and mount path are
+	// unknown in v2; its container fields when it runs an older
+	// configuration than its endpoint's.
+	"Pod": {"adjustedCostPerHr", "aiApiId", "consumerUserId", "containerDiskInGb", "containerRegistryAuthId", "costPerHr",
+		"cpuFlavorId", "desiredStatus", "dockerStartCmd", "endpointId", "env", "gpu", "image", "lastStartedAt",
+		"lastStatusChange", "machineId", "memoryInGb", "name", "networkVolume", "ports", "savingsPlans", "slsVersion",
+		"templateId", "vcpuCount", "volumeEncrypted", "volumeMountPath"},
 }
 
 // V1NullKeys is the names of V1Nulls' fields, for checking v1 answers

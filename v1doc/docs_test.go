@@ -57,7 +57,7 @@ func TestDocsPage(t *testing.T) {
 	}
 	// Fields of request and answer schemas, and what is never returned.
 	for _, want := range []string{`id="schema-PodCreateInput"`, `<code>gpuTypeIds</code>`, `id="schema-NetworkVolume"`,
-		`<code>machineId</code>: v2 does not expose the host machine`, `<code>dataCenterId</code> *`, "Never returned"} {
+		`<code>userId</code>: v2 has no such field`, `<code>dataCenterId</code> *`, "Never returned"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)
 		}

@@ -200,35 +200,39 @@ var (
 )
 
 var podFieldDocs = map[string]string{
-	"dockerEntrypoint":        "Serverless workers: always [] (v2 has no entrypoint override). Omitted for pods.",
-	"interruptible":           "Serverless workers: false (v2 has no spot). Omitted for pods.",
-	"savingsPlans":            "Serverless workers: null (v2 has no savings plans; [] would falsely say none applies). Omitted for pods.",
-	"volumeEncrypted":         "Serverless workers: false (a worker has no pod volume). Omitted for pods.",
-	"image":                   "v2 image.",
+	"name":                    "v2 name. Serverless workers: null (v2 workers have no name).",
+	"dockerEntrypoint":        "Always [] (v2 has no entrypoint override: the image's own runs).",
+	"interruptible":           "Always false (v2 has no spot pods).",
+	"savingsPlans":            "Always null: v2 does not show savings plans ([] would say that none applies).",
+	"volumeEncrypted":         "false without a volume (serverless workers: always); null with one (v2 does not say whether it is encrypted).",
+	"image":                   "v2 image. Serverless workers: v2's, else the endpoint's when the worker runs its current configuration; null otherwise.",
 	"containerDiskInGb":       "v2 disk.",
-	"containerRegistryAuthId": "v2 registry; omitted when none.",
-	"dockerStartCmd":          "v2 args, split with shell rules; omitted when it cannot be split.",
-	"desiredStatus":           "From v2 status: PROVISIONING, STARTING, RUNNING → RUNNING; EXITED, ERROR → EXITED; TERMINATED → TERMINATED. Serverless workers: RUNNING.",
+	"containerRegistryAuthId": "v2 registry; null when none.",
+	"dockerStartCmd":          "v2 args, split with shell rules; null when it cannot be split.",
+	"desiredStatus":           "From v2 status: PROVISIONING, STARTING, RUNNING → RUNNING; EXITED, ERROR → EXITED; TERMINATED → TERMINATED; null for a status v2 adds later. Serverless workers: RUNNING.",
 	"costPerHr":               "v2 cost (0 while stopped).",
 	"adjustedCostPerHr":       "v2 cost as well: v2 does not say whether savings plans are included.",
-	"gpu":                     "v2 gpu; omitted for CPU pods. displayName and prices come from the v2 GPU catalog with includeMachine=true.",
-	"cpuFlavorId":             "v2 cpu.id (CPU pods).",
-	"vcpuCount":               "v2 cpu.vcpuCount (CPU pods).",
-	"memoryInGb":              "v2 cpu.memory (CPU pods); omitted for GPU pods, whose RAM v2 does not report (the GPU catalog's memory is VRAM).",
+	"gpu":                     "v2 gpu; null for CPU pods. displayName and prices come from the v2 GPU catalog with includeMachine=true.",
+	"cpuFlavorId":             "v2 cpu.id (CPU pods); null for GPU pods.",
+	"vcpuCount":               "v2 cpu.vcpuCount (CPU pods); null for GPU pods.",
+	"memoryInGb":              "v2 cpu.memory (CPU pods); null for GPU pods, whose RAM v2 does not report (the GPU catalog's memory is VRAM).",
 	"volumeInGb":              "v2 mounts.persistent.size; 0 without a pod volume.",
-	"volumeMountPath":         "v2 mounts.persistent.path, or the network volume's mount path.",
+	"volumeMountPath":         "v2 mounts.persistent.path, or the network volume's mount path; null without a volume.",
 	"networkVolume":           "With includeNetworkVolume=true.",
 	"portMappings":            "Live public ports of a running pod ({} otherwise).",
 	"publicIp":                "IPv4 address of the live public ports; null while not running.",
-	"lastStartedAt":           "v2 startedAt.",
+	"lastStartedAt":           "v2 startedAt; null before the first start.",
 	"createdAt":               "v2 createdAt (not in v1's Pod schema; real v1 answered it and clients such as runpodctl filter on it).",
 	"cloudType":               "v2 cloud: SECURE or COMMUNITY (not in v1's Pod schema; the value of v1 create's cloudType, as real v1 answered it).",
-	"templateId":              "v2 template when v2 gives one, else the template the pod was created from through the gateway (the gateway's fact store).",
+	"templateId":              "v2 template when v2 gives one, else the template the pod was created from through the gateway (the gateway's fact store); null when unknown.",
 	"machine":                 "With includeMachine=true: only what v2 exposes (data center, cloud, GPU type).",
 	"template":                "With includeTemplate=true (not in v1's Pod schema; added as in Endpoint.template).",
-	"endpointId":              "Serverless workers only.",
-	"aiApiId":                 "Serverless workers only (the endpoint id).",
-	"slsVersion":              "Serverless workers only (v2 worker version).",
+	"machineId":               "Always null: v2 does not expose the host machine.",
+	"lastStatusChange":        "Always null: v2 has no status history.",
+	"consumerUserId":          "Always null: v2 does not name the renter.",
+	"endpointId":              "Serverless workers only; null for pods.",
+	"aiApiId":                 "Serverless workers only (the endpoint id); null for pods.",
+	"slsVersion":              "Serverless workers only (v2 worker version); null for pods.",
 }
 
 var endpointFieldDocs = map[string]string{
@@ -278,11 +282,7 @@ var answerExtras = map[string][]string{
 	"NetworkVolume": {"volumeType"},
 }
 
-var podOmitted = omap[string]{
-	{"machineId", "v2 does not expose the host machine"},
-	{"lastStatusChange", "v2 has no such field"},
-	{"consumerUserId", "v2 has no such field"},
-}
+var podOmitted = omap[string]{}
 
 var endpointOmitted = omap[string]{{"userId", "v2 has no such field"}}
 
