@@ -166,11 +166,11 @@ var podLeaves = leafTable[*podObject]{
 	"uptimeSeconds":           func(ec *execCtx, cf *collectedField, p *podObject) { ec.writeLeafInt(cf, p.uptime(ec)) },
 	"adjustedCostPerHr":       leafFloat(func(p *podObject) float64 { return p.m.V1.AdjustedCostPerHr }),
 	"locked":                  leafBool(func(p *podObject) bool { return p.m.V1.Locked }),
-	"containerRegistryAuthId": leafOptString(func(p *podObject) string { return p.m.V1.ContainerRegistryAuthID }),
-	"templateId":              leafOptString(func(p *podObject) string { return p.m.V1.TemplateID }),
-	"cpuFlavorId":             leafOptString(func(p *podObject) string { return p.m.V1.CPUFlavorID }),
+	"containerRegistryAuthId": leafOptString(func(p *podObject) string { return string(p.m.V1.ContainerRegistryAuthID) }),
+	"templateId":              leafOptString(func(p *podObject) string { return string(p.m.V1.TemplateID) }),
+	"cpuFlavorId":             leafOptString(func(p *podObject) string { return string(p.m.V1.CPUFlavorID) }),
 	"createdAt":               leafOptString(func(p *podObject) string { return p.m.V1.CreatedAt }),
-	"lastStartedAt":           leafOptString(func(p *podObject) string { return p.m.V1.LastStartedAt }),
+	"lastStartedAt":           leafOptString(func(p *podObject) string { return string(p.m.V1.LastStartedAt) }),
 	"networkVolumeId":         leafOptString(func(p *podObject) string { return p.networkVolumeID() }),
 	"clusterId":               leafOptString(func(p *podObject) string { return p.clusterPlace(false) }),
 	"clusterIp":               leafOptString(func(p *podObject) string { return p.clusterPlace(true) }),
@@ -189,7 +189,9 @@ var podFields = fieldTable[*podObject]{
 		}
 		return nil, nil
 	},
-	"cpuFlavor": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.cpuFlavor(p.m.V1.CPUFlavorID) },
+	"cpuFlavor": func(p *podObject, ec *execCtx, _ *ast.Field) (any, error) {
+		return ec.cpuFlavor(string(p.m.V1.CPUFlavorID))
+	},
 	"runtime": func(p *podObject, _ *execCtx, _ *ast.Field) (any, error) {
 		if p.m.V2.Runtime == nil {
 			return nil, nil
