@@ -112,7 +112,7 @@ func TestPodEditJobUpdatesThePod(t *testing.T) {
 		t.Errorf("v2 calls %v", calls)
 	}
 	for _, c := range []struct{ input, want string }{
-		{`dockerArgs: "{\"cmd\": [\"sleep\"]}"`, "the JSON form"},
+		{`dockerArgs: "{\"cmd\": [\"sleep\"], \"entrypoint\": [\"/bin/sh\"]}"`, "dockerEntrypoint"},
 		{`containerDiskInGb: 0`, "containerDiskInGb"},
 	} {
 		e := w.do(fmt.Sprintf(`mutation { podEditJob(input: {podId: %q, %s}) { id } }`, ids["seedgpu"], c.input), "")
@@ -191,7 +191,7 @@ func TestClustersAreCreatedReadAndDeleted(t *testing.T) {
 	}
 	for _, c := range []struct{ input, code, want string }{
 		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3"`, "BAD_USER_INPUT", "gpuCountPerPod, podCount: required"},
-		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, dockerArgs: "{\"cmd\": [\"x\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`, "NOT_SUPPORTED_BY_V2", "entrypoint"},
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, dockerArgs: "{\"cmd\": [\"x\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`, "BAD_USER_INPUT", "dockerEntrypoint"},
 		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, containerRegistryAuthId: "r"`, "NOT_SUPPORTED_BY_V2", "private registry"},
 	} {
 		e := w.do(`mutation { createCluster(input: {`+c.input+`}) { id } }`, "")
@@ -223,5 +223,78 @@ func TestGPUTypesAnswerClusterDataCentersAndCompliance(t *testing.T) {
 	}
 	if a.warned("nodeGroupDatacenters") || a.warned("LowestPrice.compliance") {
 		t.Errorf("warnings %q", a.resp.Warnings)
+	}
+}
+
+// dockerArgs is read by one parser on the three paths that take it (a pod
+// create, podEditJob, createCluster): a shell line verbatim, the JSON
+// form's cmd as the start command, its entrypoint refused as
+// dockerEntrypoint naming the setting (P1), dropped with a warning when
+// field_policy says so, and a malformed JSON form refused naming
+// dockerArgs; nothing is sent to v2 on a refusal.
+func TestDockerArgsAreReadTheSameOnEveryPath(t *testing.T) {
+	const (
+		line     = `"sleep 60"`
+		cmd      = `"{\"cmd\": [\"sleep\", \"60\"]}"`
+		withEP   = `"{\"cmd\": [\"sleep\", \"60\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`
+		badShape = `"{\"cmd\": \"sleep 60\"}"`
+	)
+	paths := []struct {
+		name, method, v2 string
+		doc              func(ids map[string]string, args string) string
+	}{
+		{"podFindAndDeployOnDemand", "POST", "/v2/pods", func(_ map[string]string, args string) string {
+			return `mutation { podFindAndDeployOnDemand(input: {name: "a", imageName: "runpod/base:1.0", gpuTypeId: "NVIDIA GeForce RTX 4090", gpuCount: 1, cloudType: SECURE, dockerArgs: ` + args + `}) { id } }`
+		}},
+		{"podEditJob", "PATCH", "/v2/pods/", func(ids map[string]string, args string) string {
+			return fmt.Sprintf(`mutation { podEditJob(input: {podId: %q, dockerArgs: %s}) { id } }`, ids["seedgpu"], args)
+		}},
+		{"createCluster", "POST", "/v2/clusters", func(_ map[string]string, args string) string {
+			return `mutation { createCluster(input: {clusterName: "c", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, imageName: "runpod/base:1.0", dockerArgs: ` + args + `}) { id } }`
+		}},
+	}
+	for _, p := range paths {
+		for _, c := range []struct {
+			name, args string
+			policy     map[string]string
+			code, says string // a refusal; "": answered with v2 args "sleep 60"
+		}{
+			{name: "a shell line", args: line},
+			{name: "the JSON form's cmd", args: cmd},
+			{name: "an entrypoint", args: withEP, code: "BAD_USER_INPUT", says: "dockerEntrypoint: the entrypoint [\"/bin/sh\" \"-c\"] of dockerArgs' JSON form: v2 has no entrypoint override"},
+			{name: "an entrypoint field_policy drops", args: withEP, policy: map[string]string{"dockerEntrypoint": "drop"}},
+			{name: "a malformed JSON form", args: badShape, code: "BAD_USER_INPUT", says: "dockerArgs: cmd in the JSON form of dockerArgs must be an array of strings"},
+		} {
+			t.Run(p.name+": "+c.name, func(t *testing.T) {
+				w := newWorld(t)
+				ids := seedIDs(t, w)
+				w.env.Options.FieldPolicy = c.policy
+				mark := w.mark()
+				a := w.do(p.doc(ids, c.args), "")
+				if c.code != "" {
+					if a.code() != c.code || !strings.Contains(a.message(), c.says) {
+						t.Errorf("want %s saying %q; got %s", c.code, c.says, a.raw)
+					}
+					if c.says[:16] == "dockerEntrypoint" && !strings.Contains(a.message(), "field_policy dockerEntrypoint: drop") {
+						t.Errorf("the refusal does not name its setting: %s", a.raw)
+					}
+					for _, call := range w.callsSince(mark) {
+						if !strings.HasPrefix(call, "GET ") {
+							t.Errorf("a refused %s sent %s", p.name, call)
+						}
+					}
+					return
+				}
+				if len(a.Errors) > 0 {
+					t.Fatalf("errors: %s", a.raw)
+				}
+				if body := w.bodyOf(mark, p.method, p.v2); body["args"] != "sleep 60" {
+					t.Errorf("v2 args %q, want \"sleep 60\" (%v)", body["args"], body)
+				}
+				if c.policy != nil && !a.warned("dockerEntrypoint") {
+					t.Errorf("the dropped entrypoint is not in the warnings %q", a.resp.Warnings)
+				}
+			})
+		}
 	}
 }
