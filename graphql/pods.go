@@ -418,17 +418,17 @@ func podCreateRoot(cpu bool) func(ec *execCtx, f *ast.Field) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := ec.run("CreatePod", nil, nil, body)
+		res, err := ec.runNamed(f.Name, podNames.of(in), "CreatePod", nil, body)
 		if err != nil {
-			return nil, podNames.explain(f.Name, err)
+			return nil, err
 		}
 		return podObjectOf(res.Model), nil
 	}
 }
 
 // podNames are the GraphQL inputs a pod create sends under another v1
-// name (podCreateBody): a refusal of the v1 plan (P1) names the v1 field,
-// and the answer says which input that was.
+// name (podCreateBody): a refusal or warning of the v1 plan (P1) names the
+// v1 field, and the answer says which input that was (runNamed).
 var podNames = fieldNames{
 	{"minDownload", "minDownloadMbps"}, {"minUpload", "minUploadMbps"},
 	{"countryCode", "countryCodes"}, {"dataCenterId", "dataCenterIds"},

@@ -99,7 +99,7 @@ func (ec *execCtx) releaseResults() {
 // X-Compat-Warning, notes the operator's /usage (P7a).
 func (ec *execCtx) absorb(res *translate.Result) {
 	for _, w := range res.Warnings {
-		ec.addWarning(w)
+		ec.addWarning(w + ec.renamed.names.said(ec.renamed.root, w))
 	}
 	if len(res.Dropped) > 0 {
 		ec.addWarning("dropped (compat mode lenient): " + strings.Join(res.Dropped, ", "))
