@@ -569,13 +569,19 @@ func parseInstanceID(id string) (flavor string, vcpus int, err error) {
 }
 
 // podResume is podResume(input: {podId, gpuCount}): v1 StartPod. v2 starts
-// a pod with the GPUs it has; a different gpuCount is refused.
+// a pod with the GPUs it has; a different gpuCount is refused;
+// allowedCudaVersions is accepted with a warning.
 func podResume(ec *execCtx, f *ast.Field) (any, error) {
 	in := ec.rootInput(f)
 	id, _ := in.str("podId")
 	params := map[string]string{"podId": id}
 	if l, ok := in.strs("allowedCudaVersions"); ok && len(l) > 0 {
-		return nil, ec.refuse("podResume: allowedCudaVersions: a pod resumes on its own machine, whose CUDA version v2 cannot change; send it without allowedCudaVersions")
+		// A CUDA constraint is soft (P1), as on a create; the vendor's
+		// documentation resumes with one. v2 tells no machine's CUDA
+		// version, so it is accepted with a warning, counted per field.
+		msg := fmt.Sprintf("podResume: allowedCudaVersions was accepted but not guaranteed: the pod resumes on its own machine, whose CUDA version v2 does not tell, so %s cannot be checked", strings.Join(l, ", "))
+		ec.addWarning(msg)
+		ec.out.Notes = append(ec.out.Notes, translate.Note{Code: translate.CodeSoftConstraintUnchecked, Field: "allowedCudaVersions", Message: msg})
 	}
 	if n, ok := in.int("gpuCount"); ok && n > 0 {
 		res, err := ec.run("GetPod", params, nil, nil)
