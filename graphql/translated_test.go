@@ -1,11 +1,17 @@
 package graphql
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // The root fields and fields of issue 36 item 2, each on a v1 operation's
@@ -295,6 +301,56 @@ func TestDockerArgsAreReadTheSameOnEveryPath(t *testing.T) {
 					t.Errorf("the dropped entrypoint is not in the warnings %q", a.resp.Warnings)
 				}
 			})
+		}
+	}
+}
+
+// Query.countryCodes reads a data center's country from its id
+// (translate.DataCenterCountry: v2's DataCenter has a region, no
+// country), while a pod create's countryCode is placed by v2's own
+// countryCodes filter of its GPU catalog (the data centers v2 says are
+// there). The two must agree: for each country the door answers, v2's
+// filter finds data centers, on either cloud, and only ones whose id
+// names that country.
+func TestCountryCodesAgreeWithV2sCountryFilter(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`query { countryCodes }`, "")
+	countries, _ := a.Data["countryCodes"].([]any)
+	if len(countries) == 0 {
+		t.Fatalf("countryCodes: %s", a.raw)
+	}
+	for _, c := range countries {
+		c := c.(string)
+		var found []string
+		for _, cloud := range []string{"SECURE", "COMMUNITY"} {
+			r := httptest.NewRequestWithContext(context.Background(), http.MethodGet,
+				"/v2/catalog/gpus?include=AVAILABILITY&product=POD&count=1&cloud="+cloud+"&countryCodes="+c, nil)
+			r.Header.Set("Authorization", "Bearer k1")
+			rec := httptest.NewRecorder()
+			w.sim.ServeHTTP(rec, r)
+			var list struct {
+				GPUs []struct {
+					DataCenters []struct{ ID string } `json:"dataCenters"`
+				} `json:"gpus"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &list); err != nil || rec.Code != http.StatusOK {
+				t.Fatalf("v2's GPU catalog in %s: %d %s", c, rec.Code, rec.Body.Bytes())
+			}
+			for _, g := range list.GPUs {
+				for _, dc := range g.DataCenters {
+					if !slices.Contains(found, dc.ID) {
+						found = append(found, dc.ID)
+					}
+				}
+			}
+		}
+		if len(found) == 0 {
+			t.Errorf("%s: v2's filter finds no data center in it", c)
+		}
+		for _, id := range found {
+			if got := translate.DataCenterCountry(id); got != c {
+				t.Errorf("%s: v2's filter finds %s, whose id names %q", c, id, got)
+			}
 		}
 	}
 }
