@@ -64,7 +64,7 @@ func launchClientDocs() []clientDoc {
 				v2Create(`"dataCenterIds":["EU-RO-1"]`, `"minCudaVersion":"12.8"`, `"args":"'( : \u0026\u0026 unset LD_LIBRARY_PATH`))},
 		{name: ds + "run_job (GPU, COMMUNITY in a country)", file: "dstack/run_job_gpu_community.graphql",
 			subst: []string{"NVIDIA RTX A6000", "NVIDIA RTX 6000 Ada Generation", `countryCode: "CZ"`, `countryCode: "RO"`},
-			want: wantRefusal, field: "podFindAndDeployOnDemand", reason: entrypoint, policy: drop,
+			want:  wantRefusal, field: "podFindAndDeployOnDemand", reason: entrypoint, policy: drop,
 			reads: []string{"podFindAndDeployOnDemand.id"}, save: map[string]string{"dsCommunity": "podFindAndDeployOnDemand.id"},
 			check: all(warned("supportPublicIp was accepted but not guaranteed"), v2Create(`"cloud":"COMMUNITY"`, `"dataCenterIds":["EU-RO-1"]`))},
 		{name: ds + "run_job (GPU, a network volume)", file: "dstack/run_job_volume.graphql", subst: []string{capVol, "{euvol}"},
