@@ -96,15 +96,28 @@ type podObject struct {
 // podCluster is a pod's cluster id and address on its network.
 type podCluster struct{ id, ip string }
 
-// clusterPlace is p's cluster id or address ("" outside a cluster).
-func (p *podObject) clusterPlace(ip bool) string {
-	switch {
-	case p.cluster == nil:
-		return ""
-	case ip:
-		return p.cluster.ip
+// leafCluster writes a pod's cluster id or its address on the cluster's
+// network (ip). A pod read as a cluster's member (clusterPods) has them
+// (null when v2 has not given the address yet); a pod read any other way
+// does not carry v2's Pod.cluster, so the gateway does not know whether it
+// is in a cluster: null, named in the warnings by the default path
+// (unanswered).
+func leafCluster(name string, ip bool) func(*execCtx, *collectedField, *podObject) {
+	return func(ec *execCtx, cf *collectedField, p *podObject) {
+		if p.cluster == nil {
+			ec.writeUnanswered(cf, "Pod", name)
+			return
+		}
+		v := p.cluster.id
+		if ip {
+			v = p.cluster.ip
+		}
+		if v == "" {
+			ec.buf = append(ec.buf, "null"...)
+			return
+		}
+		ec.buf = appendString(ec.buf, v)
 	}
-	return p.cluster.id
 }
 
 func (p *podObject) set(m *translate.PodModel) {
@@ -172,8 +185,8 @@ var podLeaves = leafTable[*podObject]{
 	"createdAt":               leafOptString(func(p *podObject) string { return p.m.V1.CreatedAt }),
 	"lastStartedAt":           leafOptString(func(p *podObject) string { return p.m.V1.LastStartedAt }),
 	"networkVolumeId":         leafOptString(func(p *podObject) string { return p.networkVolumeID() }),
-	"clusterId":               leafOptString(func(p *podObject) string { return p.clusterPlace(false) }),
-	"clusterIp":               leafOptString(func(p *podObject) string { return p.clusterPlace(true) }),
+	"clusterId":               leafCluster("clusterId", false),
+	"clusterIp":               leafCluster("clusterIp", true),
 	"machineId":               leafUnanswered[*podObject]("Pod", "machineId"),
 	"dockerId":                leafUnanswered[*podObject]("Pod", "dockerId"),
 	"lastStatusChange":        leafUnanswered[*podObject]("Pod", "lastStatusChange"),

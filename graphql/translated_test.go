@@ -354,3 +354,28 @@ func TestCountryCodesAgreeWithV2sCountryFilter(t *testing.T) {
 		}
 	}
 }
+
+// A pod read other than as a cluster's member does not carry v2's
+// Pod.cluster: its clusterId and clusterIp read null and are named in the
+// warnings by the default path, never a silent null; read as a member,
+// they are answered and not named.
+func TestPodClusterFieldsAreNamedWhenUnknown(t *testing.T) {
+	w := newWorld(t)
+	ids := seedIDs(t, w)
+	a := w.ok(fmt.Sprintf(`query { pod(input: {podId: %q}) { id clusterId clusterIp } }`, ids["seedgpu"]), "")
+	if path(a.Data, "pod.clusterId") != nil || path(a.Data, "pod.clusterIp") != nil {
+		t.Errorf("pod: %s", a.raw)
+	}
+	if !a.warned("Pod.clusterId") || !a.warned("Pod.clusterIp") {
+		t.Errorf("warnings %q do not name Pod.clusterId and Pod.clusterIp", a.resp.Warnings)
+	}
+	w.ok(`mutation { createCluster(input: {clusterName: "c", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, imageName: "img"}) { id } }`, "")
+	w.now = w.now.Add(10 * time.Second)
+	m := w.ok(`query { myself { clusters { pods { clusterId clusterIp } } } }`, "")
+	if err := readPath(m.Data, "myself.clusters.*.pods.*.clusterIp"); err != nil {
+		t.Errorf("members: %v: %s", err, m.raw)
+	}
+	if m.warned("Pod.cluster") {
+		t.Errorf("a member's cluster fields are named as unknown: %q", m.resp.Warnings)
+	}
+}
