@@ -119,7 +119,7 @@ func launchClientDocs() []clientDoc {
 			reads: []string{"gpuTypes.*.id", "gpuTypes.*.displayName", "gpuTypes.*.memoryInGb", "gpuTypes.*.maxGpuCount", "gpuTypes.*.secureCloud", "gpuTypes.*.communityCloud"}},
 		{name: rg + "info.gpu.listSecure", file: "runpod-api-helper/info_gpu_listSecure.graphql",
 			reads: []string{"gpuTypes.*.id", "gpuTypes.*.securePrice", "gpuTypes.*.lowestPrice.uninterruptablePrice", "gpuTypes.*.lowestPrice.stockStatus"},
-			check: warnedOnly("lowestPrice: minMemoryInGb, minVcpuCount not applied")},
+			check: warnedOnly("lowestPrice: minMemoryInGb, minVcpuCount, minDownload, minUpload not applied")},
 		{name: rg + "info.gpu.listCommunity", file: "runpod-api-helper/info_gpu_listCommunity.graphql",
 			reads: []string{"gpuTypes.*.id", "gpuTypes.*.communityPrice", "gpuTypes.*.lowestPrice.uninterruptablePrice", "gpuTypes.*.lowestPrice.stockStatus"}},
 		// listAvailable joins dataCenters[].gpuAvailability[] to gpuTypes[] by id.
