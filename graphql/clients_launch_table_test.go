@@ -60,7 +60,7 @@ func launchClientDocs() []clientDoc {
 		{name: ds + "run_job (GPU)", file: "dstack/run_job_gpu__1_podFindAndDeployOnDemand.graphql",
 			want: wantRefusal, field: "podFindAndDeployOnDemand", reason: entrypoint, policy: drop,
 			reads: []string{"podFindAndDeployOnDemand.id"}, save: map[string]string{"dsPod": "podFindAndDeployOnDemand.id"},
-			check: all(warned("minRAMPerGPU was accepted but not guaranteed", "minVCPUPerGPU was accepted but not guaranteed"), warnedOnly("dropped", "dockerEntrypoint"),
+			check: all(warned("minRAMPerGPU was accepted but not guaranteed", "minVCPUPerGPU was accepted but not guaranteed"), warnedOnly("dropped dockerEntrypoint (field_policy dockerEntrypoint: drop)"),
 				v2Create(`"dataCenterIds":["EU-RO-1"]`, `"minCudaVersion":"12.8"`, `"args":"'( : \u0026\u0026 unset LD_LIBRARY_PATH`))},
 		{name: ds + "run_job (GPU, COMMUNITY in a country)", file: "dstack/run_job_gpu_community.graphql",
 			subst: []string{"NVIDIA RTX A6000", "NVIDIA RTX 6000 Ada Generation", `countryCode: "CZ"`, `countryCode: "RO"`},

@@ -263,18 +263,20 @@ func TestDockerArgsAreReadTheSameOnEveryPath(t *testing.T) {
 		for _, c := range []struct {
 			name, args string
 			policy     map[string]string
+			lenient    bool
 			code, says string // a refusal; "": answered with v2 args "sleep 60"
 		}{
 			{name: "a shell line", args: line},
 			{name: "the JSON form's cmd", args: cmd},
 			{name: "an entrypoint", args: withEP, code: "BAD_USER_INPUT", says: "dockerEntrypoint: the entrypoint [\"/bin/sh\" \"-c\"] of dockerArgs' JSON form: v2 has no entrypoint override"},
 			{name: "an entrypoint field_policy drops", args: withEP, policy: map[string]string{"dockerEntrypoint": "drop"}},
+			{name: "an entrypoint compat_mode lenient drops", args: withEP, lenient: true},
 			{name: "a malformed JSON form", args: badShape, code: "BAD_USER_INPUT", says: "dockerArgs: cmd in the JSON form of dockerArgs must be an array of strings"},
 		} {
 			t.Run(p.name+": "+c.name, func(t *testing.T) {
 				w := newWorld(t)
 				ids := seedIDs(t, w)
-				w.env.Options.FieldPolicy = c.policy
+				w.env.Options.FieldPolicy, w.env.Options.Lenient = c.policy, c.lenient
 				mark := w.mark()
 				a := w.do(p.doc(ids, c.args), "")
 				if c.code != "" {
@@ -297,7 +299,10 @@ func TestDockerArgsAreReadTheSameOnEveryPath(t *testing.T) {
 				if body := w.bodyOf(mark, p.method, p.v2); body["args"] != "sleep 60" {
 					t.Errorf("v2 args %q, want \"sleep 60\" (%v)", body["args"], body)
 				}
-				if c.policy != nil && !a.warned("dockerEntrypoint") {
+				if c.policy != nil && !a.warned("dropped dockerEntrypoint (field_policy dockerEntrypoint: drop): the entrypoint") {
+					t.Errorf("the dropped entrypoint is not in the warnings %q", a.resp.Warnings)
+				}
+				if c.lenient && !a.warned("dropped dockerEntrypoint (compat_mode: lenient): the entrypoint") {
 					t.Errorf("the dropped entrypoint is not in the warnings %q", a.resp.Warnings)
 				}
 			})
