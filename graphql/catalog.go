@@ -43,7 +43,9 @@ func queryGPUTypes(ec *execCtx, f *ast.Field) (any, error) {
 	// The read asks for the availability of the selection's first
 	// lowestPrice input, and keeps it for that field.
 	var seeded *lowestPriceInput
-	if in, ok := ec.firstLowestPrice(f); ok {
+	if in, ok := ec.firstLowestPrice(f); ok && len(in.q.CountryCodes) == 0 {
+		// (A country narrows v2's list to the types offered there: the
+		// list is read without it, and lowestPrice reads its own.)
 		in.q.ID = id
 		q, seeded = in.q, &in
 	}
@@ -159,24 +161,38 @@ type lowestPriceInput struct {
 	// defaultCloud: secureCloud was not given, and v2's default (SECURE)
 	// was asked.
 	defaultCloud bool
+	// dataCenter is dataCenterId: the stock is the type's there.
+	dataCenter string
 	// ignored are the inputs v2 cannot filter by that were set.
 	ignored []string
 }
 
 // key is the memo key of the read (one per distinct input and id).
 func (in *lowestPriceInput) key() string {
-	return "lowestPrice\x00" + in.q.ID + "\x00" + strconv.Itoa(in.q.Count) + "\x00" + in.q.Cloud + "\x00" + strings.Join(in.q.CudaVersions, ",")
+	return "lowestPrice\x00" + in.q.ID + "\x00" + strconv.Itoa(in.q.Count) + "\x00" + in.q.Cloud + "\x00" + strings.Join(in.q.CudaVersions, ",") +
+		"\x00" + in.q.MinCudaVersion + "\x00" + strings.Join(in.q.CountryCodes, ",")
 }
 
 // cudaVersion is a CUDA version as v2's cudaVersions filter takes it.
 var cudaVersion = regexp.MustCompile(`^\d+\.\d+$`)
 
+// minCudaVersion is a CUDA version as v2's minCudaVersion takes it, and a
+// country code as its countryCodes does.
+var (
+	minCudaVersion = regexp.MustCompile(`^\d+(\.\d+)?$`)
+	countryCode    = regexp.MustCompile(`^[A-Z]{2}$`)
+)
+
 // lowestPriceOf reads lowestPrice's input (with the operation's
 // variables): gpuCount (default 1, as in v2 and the vendor's API),
 // secureCloud (true: SECURE; false: COMMUNITY; absent or null: the cloud
-// of the type's lowest price, gpuLowestPrice) and allowedCudaVersions (v2 cudaVersions, exact
-// major.minor). minMemoryInGb, minVcpuCount and totalDisk have no v2
-// filter: they are listed in ignored.
+// of the type's lowest price, gpuLowestPrice), allowedCudaVersions (v2
+// cudaVersions, exact major.minor) or else minCudaVersion (v2
+// minCudaVersion), countryCode (v2 countryCodes) and dataCenterId (the
+// stock in that data center, from the type's dataCenters). The machine
+// minimums (minMemoryInGb, minVcpuCount, totalDisk, minDisk, minDownload,
+// minUpload, supportPublicIp) have no v2 filter: they are listed in
+// ignored.
 func (ec *execCtx) lowestPriceOf(f *ast.Field) (lowestPriceInput, error) {
 	in := inputArg(ec.args(f), "input")
 	out := lowestPriceInput{q: translate.GPUCatalogQuery{Count: 1}}
@@ -205,10 +221,26 @@ func (ec *execCtx) lowestPriceOf(f *ast.Field) (lowestPriceInput, error) {
 			out.q.CudaVersions = append(out.q.CudaVersions, v)
 		}
 	}
-	for _, k := range []string{"minMemoryInGb", "minVcpuCount", "totalDisk"} {
+	if s, ok := in.str("minCudaVersion"); ok && s != "" && len(out.q.CudaVersions) == 0 {
+		if !minCudaVersion.MatchString(s) {
+			return out, fmt.Errorf("lowestPrice: minCudaVersion: %q is not a CUDA version as major or major.minor (e.g. 12.8)", s)
+		}
+		out.q.MinCudaVersion = s
+	}
+	if s, ok := in.str("countryCode"); ok && s != "" {
+		if !countryCode.MatchString(s) {
+			return out, fmt.Errorf("lowestPrice: countryCode: %q is not an ISO 3166-1 alpha-2 country code (e.g. CZ)", s)
+		}
+		out.q.CountryCodes = []string{s}
+	}
+	out.dataCenter, _ = in.str("dataCenterId")
+	for _, k := range []string{"minMemoryInGb", "minVcpuCount", "totalDisk", "minDisk", "minDownload", "minUpload"} {
 		if n, ok := in.int(k); ok && n > 0 {
 			out.ignored = append(out.ignored, k)
 		}
+	}
+	if b, ok := in.boolean("supportPublicIp"); ok && b {
+		out.ignored = append(out.ignored, "supportPublicIp")
 	}
 	return out, nil
 }
@@ -246,7 +278,7 @@ func gpuLowestPrice(g *gpuTypeObject, ec *execCtx, f *ast.Field) (any, error) {
 		in.q.Cloud = "COMMUNITY"
 	}
 	if len(in.ignored) > 0 {
-		ec.warnOnce(translate.CodeGraphQLInputIgnored, "lowestPrice: "+strings.Join(in.ignored, ", ")+" not applied: v2 prices and stocks a GPU type by GPU count, cloud and CUDA version only, so the answer is the type's price and stock, not a machine with that much memory, vCPU or disk")
+		ec.warnOnce(translate.CodeGraphQLInputIgnored, "lowestPrice: "+strings.Join(in.ignored, ", ")+" not applied: v2 prices and stocks a GPU type by GPU count, cloud, CUDA version, country and data center only, so the answer is the type's price and stock, not a machine with that much memory, vCPU, disk or bandwidth, or a public IP")
 	}
 	types, err := memo(ec, in.key(), func() (map[string]*translate.V2GPUType, error) {
 		types, err := ec.readGPUTypes(in.q)
@@ -258,15 +290,20 @@ func gpuLowestPrice(g *gpuTypeObject, ec *execCtx, f *ast.Field) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := types[g.t.ID]
-	if t == nil {
-		return nil, nil // not in the catalog's answer for this input
-	}
 	cloud := in.q.Cloud
 	if cloud == "" {
 		cloud = "SECURE"
 	}
-	return &lowestPrice{t: t, cloud: cloud}, nil
+	t := types[g.t.ID]
+	switch {
+	case t == nil && len(in.q.CountryCodes) > 0:
+		// v2 lists no data center of the type in that country: its price,
+		// without stock.
+		return &lowestPrice{t: g.t, cloud: cloud, none: true}, nil
+	case t == nil:
+		return nil, nil // not in the catalog's answer for this input
+	}
+	return &lowestPrice{t: t, cloud: cloud, dataCenter: in.dataCenter}, nil
 }
 
 // cheaperOnCommunity reports whether t's lowest list price is on the
@@ -284,6 +321,27 @@ func cheaperOnCommunity(t *translate.V2GPUType) bool {
 type lowestPrice struct {
 	t     *translate.V2GPUType
 	cloud string // SECURE or COMMUNITY
+	// dataCenter, when asked, is where the stock is read; none: the type
+	// has no data center in the country asked for.
+	dataCenter string
+	none       bool
+}
+
+// availability is v2's stock level for the input: the type's, or in the
+// data center asked for (NONE where v2 lists none of it there).
+func (l *lowestPrice) availability() string {
+	switch {
+	case l.none:
+		return "NONE"
+	case l.dataCenter == "":
+		return l.t.Availability
+	}
+	for _, dc := range l.t.DataCenters {
+		if dc.ID == l.dataCenter {
+			return dc.Availability
+		}
+	}
+	return "NONE"
 }
 
 func (l *lowestPrice) typeName() string { return "LowestPrice" }
@@ -297,8 +355,13 @@ var lowestPriceFields = fieldTable[*lowestPrice]{
 	"gpuTypeId":            func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.t.ID, nil },
 	"gpuName":              func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.t.Name, nil },
 	"uninterruptablePrice": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return l.price(), nil },
-	"stockStatus":          func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return stockStatus(l.t.Availability), nil },
-	"compliance":           func(l *lowestPrice, ec *execCtx, _ *ast.Field) (any, error) { return ec.complianceWhere(l.t) },
+	"stockStatus":          func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) { return stockStatus(l.availability()), nil },
+	"compliance": func(l *lowestPrice, ec *execCtx, _ *ast.Field) (any, error) {
+		if l.none {
+			return []string{}, nil
+		}
+		return ec.complianceWhere(l.t)
+	},
 	"gpuTypeCudaVersions": func(l *lowestPrice, _ *execCtx, _ *ast.Field) (any, error) {
 		out := make([]object, len(l.t.CudaVersions))
 		for i, c := range l.t.CudaVersions {

@@ -680,3 +680,74 @@ func TestTheCatalogIsAnsweredWithoutAKey(t *testing.T) {
 		t.Errorf("without a public key: %v", msgs)
 	}
 }
+
+// lowestPrice reads its placement inputs from v2's catalog rather than
+// ignoring them silently (gpuhunt asks one per data center and per
+// country, always with minCudaVersion 12.8): dataCenterId is the type's
+// stock in that data center, countryCode v2's countryCodes (a type with
+// no data center there: its price, no stock, and the list of types is not
+// narrowed), minCudaVersion v2's minCudaVersion; a machine minimum v2
+// cannot filter by is named in a warning.
+func TestLowestPriceAppliesDataCenterCountryAndCUDA(t *testing.T) {
+	cases := []struct {
+		name, input string
+		stock       map[string]any // GPU type → stockStatus (nil: null)
+		query       string         // in the catalog read
+		warn        string
+	}{
+		{name: "a data center with the type in stock", input: `gpuCount: 1, secureCloud: true, dataCenterId: "EU-RO-1"`,
+			stock: map[string]any{"NVIDIA GeForce RTX 4090": "Medium", "NVIDIA L40S": nil, "NVIDIA RTX A4000": "High"}},
+		{name: "another data center", input: `gpuCount: 1, secureCloud: true, dataCenterId: "EU-CZ-1"`,
+			stock: map[string]any{"NVIDIA GeForce RTX 4090": nil, "NVIDIA L40S": "High"}},
+		{name: "a country", input: `gpuCount: 1, secureCloud: true, countryCode: "CZ"`, query: "countryCodes=CZ",
+			stock: map[string]any{"NVIDIA GeForce RTX 4090": nil, "NVIDIA L40S": "High", "NVIDIA RTX A4000": "Low"}},
+		{name: "a CUDA minimum", input: `gpuCount: 1, secureCloud: true, minCudaVersion: "12.8"`, query: "minCudaVersion=12.8",
+			stock: map[string]any{"NVIDIA GeForce RTX 4090": "High", "NVIDIA RTX A4000": nil}},
+		{name: "machine minimums", input: `gpuCount: 1, secureCloud: true, minDisk: 100, minDownload: 400, supportPublicIp: true`,
+			stock: map[string]any{"NVIDIA GeForce RTX 4090": "High"}, warn: "lowestPrice: minDisk, minDownload, supportPublicIp not applied"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			mark := w.mark()
+			a := w.ok(`query { gpuTypes { id lowestPrice(input: {`+c.input+`}) { stockStatus uninterruptablePrice } } }`, "")
+			types, _ := a.Data["gpuTypes"].([]any)
+			if len(types) != 10 {
+				t.Errorf("%d GPU types, want the 10 of the catalog: %s", len(types), a.raw)
+			}
+			for _, g := range types {
+				want, ok := c.stock[path(g, "id").(string)]
+				if !ok {
+					continue
+				}
+				if got := path(g, "lowestPrice.stockStatus"); got != want {
+					t.Errorf("%s: stockStatus %v, want %v", path(g, "id"), got, want)
+				}
+				if path(g, "lowestPrice.uninterruptablePrice") == nil {
+					t.Errorf("%s: no price: %s", path(g, "id"), a.raw)
+				}
+			}
+			if c.query != "" {
+				var queries []string
+				for _, call := range w.caller.calls[mark:] {
+					queries = append(queries, call.Query.Encode())
+				}
+				if !slices.ContainsFunc(queries, func(s string) bool { return strings.Contains(s, c.query) }) {
+					t.Errorf("no catalog read with %s: %v", c.query, queries)
+				}
+			}
+			if c.warn != "" && !a.warned(c.warn) {
+				t.Errorf("warnings %q do not say %q", a.resp.Warnings, c.warn)
+			}
+			if c.warn == "" && a.warned("not applied") {
+				t.Errorf("warnings %q", a.resp.Warnings)
+			}
+		})
+	}
+	w := newWorld(t)
+	for _, in := range []string{`countryCode: "cz"`, `minCudaVersion: "twelve"`} {
+		if a := w.do(`query { gpuTypes { lowestPrice(input: {`+in+`}) { stockStatus } } }`, ""); len(a.Errors) == 0 {
+			t.Errorf("%s: %s", in, a.raw)
+		}
+	}
+}

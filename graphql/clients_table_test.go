@@ -257,7 +257,7 @@ func clientDocs() []clientDoc {
 			want: wantRefusal, field: "saveEndpoint", reason: "hub"},
 		{name: mcp + "list-public-endpoints", file: "runpod-mcp/list_public_endpoints.graphql",
 			want: wantRefusal, field: "allAiApiPublicConfigs", reason: "public endpoints"},
-	}, catalogClientDocs()...)
+	}, append(catalogClientDocs(), launchClientDocs()...)...)
 }
 
 // oneGPUType checks that gpuTypes(input: {id}) answered that type alone

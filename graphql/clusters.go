@@ -1,7 +1,6 @@
 package graphql
 
 import (
-	"encoding/json"
 	"net/http"
 	"strings"
 
@@ -18,7 +17,9 @@ import (
 
 // createCluster is createCluster(input: CreateClusterInput): one table,
 // GraphQL input field → v2 CreateClusterRequest field. What v2 cannot do
-// for a cluster is refused (a private registry, a template, an entrypoint);
+// for a cluster is refused (a private registry, a template); dockerArgs is
+// read as on a pod create (translate.DockerArgs: its JSON form's entrypoint
+// is dockerEntrypoint, which P1 refuses unless field_policy drops it);
 // what it cannot guarantee is accepted with a warning (a price cap, a CUDA
 // minimum: P1's soft constraints).
 func createCluster(ec *execCtx, f *ast.Field) (any, error) {
@@ -53,10 +54,12 @@ func createCluster(ec *execCtx, f *ast.Field) (any, error) {
 	}
 	b.StartSSH, _ = in.boolean("startSsh")
 	if s, ok := in.str("dockerArgs"); ok && s != "" {
-		args, err := ec.clusterArgs(s)
-		if err != nil {
-			return nil, err
+		notes := &translate.Result{}
+		args, res := translate.DockerArgs(ec.readRequest(), s, notes)
+		if res != nil {
+			return nil, ec.readFailed("createCluster", res)
 		}
+		ec.absorb(notes)
 		b.Args = args
 	}
 	path, _ := in.str("volumeMountPath")
@@ -85,28 +88,6 @@ func createCluster(ec *execCtx, f *ast.Field) (any, error) {
 		return nil, ec.readFailed("createCluster", res)
 	}
 	return &clusterObject{c: c}, nil
-}
-
-// clusterArgs is a cluster's v2 args from GraphQL's dockerArgs: a shell
-// line as it is, or the JSON form orchestrators send ({"cmd": [...],
-// "entrypoint": [...]}): cmd as the command, and an entrypoint refused, as
-// v2 cannot set one (P1: the image's own would run instead).
-func (ec *execCtx) clusterArgs(s string) (string, error) {
-	t := strings.TrimSpace(s)
-	if !strings.HasPrefix(t, "{") {
-		return s, nil
-	}
-	var form struct {
-		Cmd        []string `json:"cmd"`
-		Entrypoint []string `json:"entrypoint"`
-	}
-	if err := json.Unmarshal([]byte(t), &form); err != nil {
-		return s, nil // not the JSON form: a shell line that starts with {
-	}
-	if len(form.Entrypoint) > 0 {
-		return "", ec.refuse("createCluster: dockerArgs: entrypoint %q: v2 cannot set a cluster's entrypoint (the image's own would run instead); send the command alone, as cmd or a shell line", strings.Join(form.Entrypoint, " "))
-	}
-	return podjson.JoinArgs(form.Cmd), nil
 }
 
 // setOf is a set of strings.

@@ -318,9 +318,9 @@ func saveEndpoint(ec *execCtx, f *ast.Field) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := ec.run("CreateEndpoint", nil, nil, body)
+		res, err := ec.runNamed("saveEndpoint", endpointNames.of(in), "CreateEndpoint", nil, body)
 		if err != nil {
-			return nil, endpointNames.explain("saveEndpoint", err)
+			return nil, err
 		}
 		return endpointObjectOf(res.Model), nil
 	}

@@ -197,6 +197,11 @@ type execCtx struct {
 	// moreWarnings counts the warnings past maxWarnings (addWarning).
 	moreWarnings int
 
+	// renamed are the inputs of the root field running that its plan
+	// knows by their v1 names (runNamed): a warning about one says which
+	// input it was.
+	renamed renamed
+
 	// inputs are the input arguments of the root field running
 	// (rootInput), whose unread fields it names once it ran.
 	inputs []input

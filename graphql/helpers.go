@@ -40,6 +40,33 @@ func (ec *execCtx) readFailed(what string, res *translate.Result) error {
 // sends it as, when the names differ (locations → dataCenterIds).
 type fieldNames []struct{ graphql, v1 string }
 
+// of is the pairs of names whose GraphQL input in holds: what a plan says
+// of those v1 fields is said of what the client sent.
+func (names fieldNames) of(in input) fieldNames {
+	var out fieldNames
+	for _, n := range names {
+		if in.has(n.graphql) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// said is what msg, a plan's message, needs after it to say which GraphQL
+// input each v1 field it names was: " (root's g is v1's v; ...)", or "".
+func (names fieldNames) said(root, msg string) string {
+	var said []string
+	for _, n := range names {
+		if strings.Contains(msg, n.v1+":") || strings.Contains(msg, n.v1+" ") {
+			said = append(said, root+"'s "+n.graphql+" is v1's "+n.v1)
+		}
+	}
+	if len(said) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(said, "; ") + ")"
+}
+
 // explain adds to a plan's 400 the GraphQL name of each v1 field its
 // message names: the plan speaks v1, the client sent GraphQL.
 func (names fieldNames) explain(root string, err error) error {
@@ -47,16 +74,25 @@ func (names fieldNames) explain(root string, err error) error {
 	if !ok || pe.status != http.StatusBadRequest {
 		return err
 	}
-	var said []string
-	for _, n := range names {
-		if strings.Contains(pe.message, n.v1+":") || strings.Contains(pe.message, n.v1+" ") {
-			said = append(said, root+"'s "+n.graphql+" is v1's "+n.v1)
-		}
-	}
-	if len(said) > 0 {
-		pe.message += " (" + strings.Join(said, "; ") + ")"
-	}
+	pe.message += names.said(root, pe.message)
 	return pe
+}
+
+// renamed is a root field and the inputs it sends its plan under v1 names.
+type renamed struct {
+	root  string
+	names fieldNames
+}
+
+// runNamed is run for root, whose inputs names sends under their v1 names
+// (names.of the input: only those the client sent): the plan's 400 and its
+// warnings (a soft constraint accepted, P1) say which input each v1 field
+// they name was, as the client knows it.
+func (ec *execCtx) runNamed(root string, names fieldNames, name string, params map[string]string, body any) (*translate.Result, error) {
+	ec.renamed = renamed{root, names}
+	defer func() { ec.renamed = renamed{} }()
+	res, err := ec.run(name, params, nil, body)
+	return res, names.explain(root, err)
 }
 
 // inputError is an input the door cannot send on: a value GraphQL's

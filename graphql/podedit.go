@@ -1,20 +1,19 @@
 package graphql
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/v1gateway/v1gateway/podjson"
 	"github.com/v1gateway/v1gateway/translate"
 )
 
 // podEditJob is podEditJob(input: {podId, ...}): v1 UpdatePod (v2 PATCH
 // /v2/pods/{id}, which may reset the pod, as the vendor's edit did),
-// answering the pod. One table, GraphQL PodEditJobInput field → v1
-// PodUpdateInput field (podEditNames); the plan refuses what v2 cannot do.
+// answering the pod: GraphQL PodEditJobInput's fields are v1
+// PodUpdateInput's, dockerArgs included (read as PATCH /v1/pods reads it,
+// the JSON form's entrypoint refused as dockerEntrypoint by P1); the plan
+// refuses what v2 cannot do.
 func podEditJob(ec *execCtx, f *ast.Field) (any, error) {
 	in := ec.rootInput(f)
 	id, _ := in.str("podId")
@@ -36,24 +35,14 @@ func podEditJob(ec *execCtx, f *ast.Field) (any, error) {
 		b["env"] = envMap(in.list("env"))
 	}
 	if s, ok := in.str("dockerArgs"); ok {
-		if t := strings.TrimSpace(s); strings.HasPrefix(t, "{") && json.Valid([]byte(t)) {
-			return nil, badInput("podEditJob: dockerArgs: the JSON form ({\"cmd\": ..., \"entrypoint\": ...}) is taken on pod creates only; send the start command as a shell line")
-		}
-		words, err := podjson.SplitArgs(s)
-		if err != nil {
-			return nil, badInput("podEditJob: dockerArgs %q: %v", s, err)
-		}
-		b["dockerStartCmd"] = nonNilList(words)
+		b["dockerArgs"] = s // read as v1 PATCH /pods reads it: a shell line, or the JSON form
 	}
 	if n, ok := in.int("port"); ok {
 		ec.warn(translate.CodeUnknownFields, fmt.Sprintf("podEditJob: port %d was not applied: send the pod's ports as ports (\"8888/http,22/tcp\")", n))
 	}
 	res, err := ec.run("UpdatePod", map[string]string{"podId": id}, nil, b)
 	if err != nil {
-		return nil, podEditNames.explain("podEditJob", err)
+		return nil, err
 	}
 	return podObjectOf(res.Model), nil
 }
-
-// podEditNames are the inputs podEditJob sends under another v1 name.
-var podEditNames = fieldNames{{"dockerArgs", "dockerStartCmd"}}

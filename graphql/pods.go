@@ -96,15 +96,28 @@ type podObject struct {
 // podCluster is a pod's cluster id and address on its network.
 type podCluster struct{ id, ip string }
 
-// clusterPlace is p's cluster id or address ("" outside a cluster).
-func (p *podObject) clusterPlace(ip bool) string {
-	switch {
-	case p.cluster == nil:
-		return ""
-	case ip:
-		return p.cluster.ip
+// leafCluster writes a pod's cluster id or its address on the cluster's
+// network (ip). A pod read as a cluster's member (clusterPods) has them
+// (null when v2 has not given the address yet); a pod read any other way
+// does not carry v2's Pod.cluster, so the gateway does not know whether it
+// is in a cluster: null, named in the warnings by the default path
+// (unanswered).
+func leafCluster(name string, ip bool) func(*execCtx, *collectedField, *podObject) {
+	return func(ec *execCtx, cf *collectedField, p *podObject) {
+		if p.cluster == nil {
+			ec.writeUnanswered(cf, "Pod", name)
+			return
+		}
+		v := p.cluster.id
+		if ip {
+			v = p.cluster.ip
+		}
+		if v == "" {
+			ec.buf = append(ec.buf, "null"...)
+			return
+		}
+		ec.buf = appendString(ec.buf, v)
 	}
-	return p.cluster.id
 }
 
 func (p *podObject) set(m *translate.PodModel) {
@@ -172,8 +185,8 @@ var podLeaves = leafTable[*podObject]{
 	"createdAt":               leafOptString(func(p *podObject) string { return p.m.V1.CreatedAt }),
 	"lastStartedAt":           leafOptString(func(p *podObject) string { return string(p.m.V1.LastStartedAt) }),
 	"networkVolumeId":         leafOptString(func(p *podObject) string { return p.networkVolumeID() }),
-	"clusterId":               leafOptString(func(p *podObject) string { return p.clusterPlace(false) }),
-	"clusterIp":               leafOptString(func(p *podObject) string { return p.clusterPlace(true) }),
+	"clusterId":               leafCluster("clusterId", false),
+	"clusterIp":               leafCluster("clusterIp", true),
 	"machineId":               leafUnanswered[*podObject]("Pod", "machineId"),
 	"dockerId":                leafUnanswered[*podObject]("Pod", "dockerId"),
 	"lastStatusChange":        leafUnanswered[*podObject]("Pod", "lastStatusChange"),
@@ -420,17 +433,17 @@ func podCreateRoot(cpu bool) func(ec *execCtx, f *ast.Field) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := ec.run("CreatePod", nil, nil, body)
+		res, err := ec.runNamed(f.Name, podNames.of(in), "CreatePod", nil, body)
 		if err != nil {
-			return nil, podNames.explain(f.Name, err)
+			return nil, err
 		}
 		return podObjectOf(res.Model), nil
 	}
 }
 
 // podNames are the GraphQL inputs a pod create sends under another v1
-// name (podCreateBody): a refusal of the v1 plan (P1) names the v1 field,
-// and the answer says which input that was.
+// name (podCreateBody): a refusal or warning of the v1 plan (P1) names the
+// v1 field, and the answer says which input that was (runNamed).
 var podNames = fieldNames{
 	{"minDownload", "minDownloadMbps"}, {"minUpload", "minUploadMbps"},
 	{"countryCode", "countryCodes"}, {"dataCenterId", "dataCenterIds"},
@@ -571,13 +584,19 @@ func parseInstanceID(id string) (flavor string, vcpus int, err error) {
 }
 
 // podResume is podResume(input: {podId, gpuCount}): v1 StartPod. v2 starts
-// a pod with the GPUs it has; a different gpuCount is refused.
+// a pod with the GPUs it has; a different gpuCount is refused;
+// allowedCudaVersions is accepted with a warning.
 func podResume(ec *execCtx, f *ast.Field) (any, error) {
 	in := ec.rootInput(f)
 	id, _ := in.str("podId")
 	params := map[string]string{"podId": id}
 	if l, ok := in.strs("allowedCudaVersions"); ok && len(l) > 0 {
-		return nil, ec.refuse("podResume: allowedCudaVersions: a pod resumes on its own machine, whose CUDA version v2 cannot change; send it without allowedCudaVersions")
+		// A CUDA constraint is soft (P1), as on a create; the vendor's
+		// documentation resumes with one. v2 tells no machine's CUDA
+		// version, so it is accepted with a warning, counted per field.
+		msg := fmt.Sprintf("podResume: allowedCudaVersions was accepted but not guaranteed: the pod resumes on its own machine, whose CUDA version v2 does not tell, so %s cannot be checked", strings.Join(l, ", "))
+		ec.addWarning(msg)
+		ec.out.Notes = append(ec.out.Notes, translate.Note{Code: translate.CodeSoftConstraintUnchecked, Field: "allowedCudaVersions", Message: msg})
 	}
 	if n, ok := in.int("gpuCount"); ok && n > 0 {
 		res, err := ec.run("GetPod", params, nil, nil)

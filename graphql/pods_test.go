@@ -172,20 +172,25 @@ func TestLaunchPathsWithSoftConstraintsCreateThePod(t *testing.T) {
 	cases := []struct {
 		name, input string
 		warn        []string // what the warnings say
+		names       []string // which GraphQL input a warning's v1 field was (none: no warning says so)
 		noWarn      bool     // nothing to warn of
 		create      string   // in the v2 create
 	}{
 		// The vendor's GraphQL documentation (podFindAndDeployOnDemand's example).
 		{name: "the vendor's documented create", input: `cloudType: ALL, gpuCount: 1, volumeInGb: 40, containerDiskInGb: 40, minVcpuCount: 2, minMemoryInGb: 15, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "RunPod Tensorflow", imageName: "runpod/tensorflow", dockerArgs: "", ports: "8888/http", volumeMountPath: "/workspace", env: [{key: "JUPYTER_PASSWORD", value: "x"}]`,
-			warn: []string{"minRAMPerGPU was accepted but not guaranteed", "15 GB of RAM per GPU cannot be checked"}, create: `"cloud":"SECURE"`},
+			warn: []string{"minRAMPerGPU was accepted but not guaranteed", "15 GB of RAM per GPU cannot be checked"}, create: `"cloud":"SECURE"`,
+			names: []string{"(podFindAndDeployOnDemand's minMemoryInGb is v1's minRAMPerGPU)"}},
 		{name: "runpod-python's default supportPublicIp: true on ALL", input: `cloudType: ALL, supportPublicIp: true, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img"`,
 			noWarn: true, create: `"cloud":"SECURE"`},
 		{name: "supportPublicIp on COMMUNITY", input: `cloudType: COMMUNITY, supportPublicIp: true, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img"`,
 			warn: []string{"supportPublicIp was accepted but not guaranteed"}, create: `"cloud":"COMMUNITY"`},
 		{name: "runpodctl 1.x: --mem 20 and a 1 GB volume", input: `cloudType: SECURE, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img", minMemoryInGb: 20, minVcpuCount: 1, volumeInGb: 1`,
-			warn: []string{"minRAMPerGPU was accepted", "volumeInGb: 1 GB was rounded up to 10 GB", "9 GB of volume storage more than asked"}, create: `"size":10`},
+			warn: []string{"minRAMPerGPU was accepted", "volumeInGb: 1 GB was rounded up to 10 GB", "9 GB of volume storage more than asked"}, create: `"size":10`,
+			names: []string{"podFindAndDeployOnDemand's minMemoryInGb is v1's minRAMPerGPU"}},
 		{name: "an orchestrator's offer: vCPU, memory, bandwidth, country, price cap", input: `cloudType: SECURE, gpuCount: 2, gpuTypeId: "NVIDIA GeForce RTX 4090", name: "x", imageName: "img", minVcpuCount: 16, minMemoryInGb: 64, minDownload: 500, minUpload: 100, countryCode: "US", deployCost: 2`,
-			warn: []string{"minVCPUPerGPU was accepted", "minRAMPerGPU was accepted", "minDownloadMbps was accepted", "minUploadMbps was accepted"}, create: `"dataCenterIds":["US-KS-2","US-TX-3"]`},
+			warn: []string{"minVCPUPerGPU was accepted", "minRAMPerGPU was accepted", "minDownloadMbps was accepted", "minUploadMbps was accepted"}, create: `"dataCenterIds":["US-KS-2","US-TX-3"]`,
+			names: []string{"podFindAndDeployOnDemand's minVcpuCount is v1's minVCPUPerGPU", "podFindAndDeployOnDemand's minMemoryInGb is v1's minRAMPerGPU",
+				"podFindAndDeployOnDemand's minDownload is v1's minDownloadMbps", "podFindAndDeployOnDemand's minUpload is v1's minUploadMbps"}},
 		{name: "a GPU type only on COMMUNITY with cloudType ALL", input: `cloudType: ALL, gpuTypeId: "NVIDIA GeForce RTX 3090", name: "x", imageName: "img"`,
 			noWarn: true, create: `"cloud":"COMMUNITY"`},
 	}
@@ -203,6 +208,15 @@ func TestLaunchPathsWithSoftConstraintsCreateThePod(t *testing.T) {
 				t.Errorf("warnings %q, want none", a.resp.Warnings)
 			}
 			warned(c.warn...)(t, w, a)
+			// As a refusal does, a warning says which input its v1 field was.
+			for _, s := range c.names {
+				if !strings.Contains(warnings(a), s) {
+					t.Errorf("warnings %s do not say %q", warnings(a), s)
+				}
+			}
+			if len(c.names) == 0 && strings.Contains(warnings(a), "is v1's") {
+				t.Errorf("warnings %s name an input the client did not send under another name", warnings(a))
+			}
 			for _, n := range a.resp.Notes {
 				if n.Code == translate.CodeSoftConstraintUnchecked && n.Field == "" {
 					t.Errorf("a soft constraint's note names no field (/usage counts per field): %+v", n)

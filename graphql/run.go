@@ -99,10 +99,21 @@ func (ec *execCtx) releaseResults() {
 // X-Compat-Warning, notes the operator's /usage (P7a).
 func (ec *execCtx) absorb(res *translate.Result) {
 	for _, w := range res.Warnings {
-		ec.addWarning(w)
+		ec.addWarning(w + ec.renamed.names.said(ec.renamed.root, w))
 	}
 	if len(res.Dropped) > 0 {
-		ec.addWarning("dropped (compat mode lenient): " + strings.Join(res.Dropped, ", "))
+		// Each drop's note says what was dropped, by which setting
+		// (compat_mode lenient or the field's field_policy), and why.
+		said := false
+		for _, n := range res.Notes {
+			if n.Code == translate.CodeLenientDropped {
+				ec.addWarning(n.Message + ec.renamed.names.said(ec.renamed.root, n.Message))
+				said = true
+			}
+		}
+		if !said {
+			ec.addWarning("dropped: " + strings.Join(res.Dropped, ", "))
+		}
 	}
 	if res.Emulated != "" {
 		ec.addWarning(res.Emulated + " was emulated")

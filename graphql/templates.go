@@ -192,16 +192,16 @@ func saveTemplate(ec *execCtx, f *ast.Field) (any, error) {
 		return nil, err
 	}
 	if cur == nil {
-		res, err := ec.run("CreateTemplate", nil, nil, body)
+		res, err := ec.runNamed("saveTemplate", templateNames.of(in), "CreateTemplate", nil, body)
 		if err != nil {
-			return nil, templateNames.explain("saveTemplate", err)
+			return nil, err
 		}
 		return templateObjectOf(res.Model), nil
 	}
 	params := map[string]string{"templateId": id}
-	res, err := ec.run("UpdateTemplate", params, nil, body)
+	res, err := ec.runNamed("saveTemplate", templateNames.of(in), "UpdateTemplate", params, body)
 	if err != nil {
-		return nil, templateNames.explain("saveTemplate", err)
+		return nil, err
 	}
 	if t := templateObjectOf(res.Model); t != nil {
 		return t, nil

@@ -1,11 +1,17 @@
 package graphql
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/v1gateway/v1gateway/translate"
 )
 
 // The root fields and fields of issue 36 item 2, each on a v1 operation's
@@ -112,7 +118,7 @@ func TestPodEditJobUpdatesThePod(t *testing.T) {
 		t.Errorf("v2 calls %v", calls)
 	}
 	for _, c := range []struct{ input, want string }{
-		{`dockerArgs: "{\"cmd\": [\"sleep\"]}"`, "the JSON form"},
+		{`dockerArgs: "{\"cmd\": [\"sleep\"], \"entrypoint\": [\"/bin/sh\"]}"`, "dockerEntrypoint"},
 		{`containerDiskInGb: 0`, "containerDiskInGb"},
 	} {
 		e := w.do(fmt.Sprintf(`mutation { podEditJob(input: {podId: %q, %s}) { id } }`, ids["seedgpu"], c.input), "")
@@ -191,7 +197,7 @@ func TestClustersAreCreatedReadAndDeleted(t *testing.T) {
 	}
 	for _, c := range []struct{ input, code, want string }{
 		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3"`, "BAD_USER_INPUT", "gpuCountPerPod, podCount: required"},
-		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, dockerArgs: "{\"cmd\": [\"x\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`, "NOT_SUPPORTED_BY_V2", "entrypoint"},
+		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, dockerArgs: "{\"cmd\": [\"x\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`, "BAD_USER_INPUT", "dockerEntrypoint"},
 		{`clusterName: "x", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, containerRegistryAuthId: "r"`, "NOT_SUPPORTED_BY_V2", "private registry"},
 	} {
 		e := w.do(`mutation { createCluster(input: {`+c.input+`}) { id } }`, "")
@@ -223,5 +229,158 @@ func TestGPUTypesAnswerClusterDataCentersAndCompliance(t *testing.T) {
 	}
 	if a.warned("nodeGroupDatacenters") || a.warned("LowestPrice.compliance") {
 		t.Errorf("warnings %q", a.resp.Warnings)
+	}
+}
+
+// dockerArgs is read by one parser on the three paths that take it (a pod
+// create, podEditJob, createCluster): a shell line verbatim, the JSON
+// form's cmd as the start command, its entrypoint refused as
+// dockerEntrypoint naming the setting (P1), dropped with a warning when
+// field_policy says so, and a malformed JSON form refused naming
+// dockerArgs; nothing is sent to v2 on a refusal.
+func TestDockerArgsAreReadTheSameOnEveryPath(t *testing.T) {
+	const (
+		line     = `"sleep 60"`
+		cmd      = `"{\"cmd\": [\"sleep\", \"60\"]}"`
+		withEP   = `"{\"cmd\": [\"sleep\", \"60\"], \"entrypoint\": [\"/bin/sh\", \"-c\"]}"`
+		badShape = `"{\"cmd\": \"sleep 60\"}"`
+	)
+	paths := []struct {
+		name, method, v2 string
+		doc              func(ids map[string]string, args string) string
+	}{
+		{"podFindAndDeployOnDemand", "POST", "/v2/pods", func(_ map[string]string, args string) string {
+			return `mutation { podFindAndDeployOnDemand(input: {name: "a", imageName: "runpod/base:1.0", gpuTypeId: "NVIDIA GeForce RTX 4090", gpuCount: 1, cloudType: SECURE, dockerArgs: ` + args + `}) { id } }`
+		}},
+		{"podEditJob", "PATCH", "/v2/pods/", func(ids map[string]string, args string) string {
+			return fmt.Sprintf(`mutation { podEditJob(input: {podId: %q, dockerArgs: %s}) { id } }`, ids["seedgpu"], args)
+		}},
+		{"createCluster", "POST", "/v2/clusters", func(_ map[string]string, args string) string {
+			return `mutation { createCluster(input: {clusterName: "c", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, imageName: "runpod/base:1.0", dockerArgs: ` + args + `}) { id } }`
+		}},
+	}
+	for _, p := range paths {
+		for _, c := range []struct {
+			name, args string
+			policy     map[string]string
+			lenient    bool
+			code, says string // a refusal; "": answered with v2 args "sleep 60"
+		}{
+			{name: "a shell line", args: line},
+			{name: "the JSON form's cmd", args: cmd},
+			{name: "an entrypoint", args: withEP, code: "BAD_USER_INPUT", says: "dockerEntrypoint: the entrypoint [\"/bin/sh\" \"-c\"] of dockerArgs' JSON form: v2 has no entrypoint override"},
+			{name: "an entrypoint field_policy drops", args: withEP, policy: map[string]string{"dockerEntrypoint": "drop"}},
+			{name: "an entrypoint compat_mode lenient drops", args: withEP, lenient: true},
+			{name: "a malformed JSON form", args: badShape, code: "BAD_USER_INPUT", says: "dockerArgs: cmd in the JSON form of dockerArgs must be an array of strings"},
+		} {
+			t.Run(p.name+": "+c.name, func(t *testing.T) {
+				w := newWorld(t)
+				ids := seedIDs(t, w)
+				w.env.Options.FieldPolicy, w.env.Options.Lenient = c.policy, c.lenient
+				mark := w.mark()
+				a := w.do(p.doc(ids, c.args), "")
+				if c.code != "" {
+					if a.code() != c.code || !strings.Contains(a.message(), c.says) {
+						t.Errorf("want %s saying %q; got %s", c.code, c.says, a.raw)
+					}
+					if c.says[:16] == "dockerEntrypoint" && !strings.Contains(a.message(), "field_policy dockerEntrypoint: drop") {
+						t.Errorf("the refusal does not name its setting: %s", a.raw)
+					}
+					for _, call := range w.callsSince(mark) {
+						if !strings.HasPrefix(call, "GET ") {
+							t.Errorf("a refused %s sent %s", p.name, call)
+						}
+					}
+					return
+				}
+				if len(a.Errors) > 0 {
+					t.Fatalf("errors: %s", a.raw)
+				}
+				if body := w.bodyOf(mark, p.method, p.v2); body["args"] != "sleep 60" {
+					t.Errorf("v2 args %q, want \"sleep 60\" (%v)", body["args"], body)
+				}
+				if c.policy != nil && !a.warned("dropped dockerEntrypoint (field_policy dockerEntrypoint: drop): the entrypoint") {
+					t.Errorf("the dropped entrypoint is not in the warnings %q", a.resp.Warnings)
+				}
+				if c.lenient && !a.warned("dropped dockerEntrypoint (compat_mode: lenient): the entrypoint") {
+					t.Errorf("the dropped entrypoint is not in the warnings %q", a.resp.Warnings)
+				}
+			})
+		}
+	}
+}
+
+// Query.countryCodes reads a data center's country from its id
+// (translate.DataCenterCountry: v2's DataCenter has a region, no
+// country), while a pod create's countryCode is placed by v2's own
+// countryCodes filter of its GPU catalog (the data centers v2 says are
+// there). The two must agree: for each country the door answers, v2's
+// filter finds data centers, on either cloud, and only ones whose id
+// names that country.
+func TestCountryCodesAgreeWithV2sCountryFilter(t *testing.T) {
+	w := newWorld(t)
+	a := w.ok(`query { countryCodes }`, "")
+	countries, _ := a.Data["countryCodes"].([]any)
+	if len(countries) == 0 {
+		t.Fatalf("countryCodes: %s", a.raw)
+	}
+	for _, c := range countries {
+		c := c.(string)
+		var found []string
+		for _, cloud := range []string{"SECURE", "COMMUNITY"} {
+			r := httptest.NewRequestWithContext(context.Background(), http.MethodGet,
+				"/v2/catalog/gpus?include=AVAILABILITY&product=POD&count=1&cloud="+cloud+"&countryCodes="+c, nil)
+			r.Header.Set("Authorization", "Bearer k1")
+			rec := httptest.NewRecorder()
+			w.sim.ServeHTTP(rec, r)
+			var list struct {
+				GPUs []struct {
+					DataCenters []struct{ ID string } `json:"dataCenters"`
+				} `json:"gpus"`
+			}
+			if err := json.Unmarshal(rec.Body.Bytes(), &list); err != nil || rec.Code != http.StatusOK {
+				t.Fatalf("v2's GPU catalog in %s: %d %s", c, rec.Code, rec.Body.Bytes())
+			}
+			for _, g := range list.GPUs {
+				for _, dc := range g.DataCenters {
+					if !slices.Contains(found, dc.ID) {
+						found = append(found, dc.ID)
+					}
+				}
+			}
+		}
+		if len(found) == 0 {
+			t.Errorf("%s: v2's filter finds no data center in it", c)
+		}
+		for _, id := range found {
+			if got := translate.DataCenterCountry(id); got != c {
+				t.Errorf("%s: v2's filter finds %s, whose id names %q", c, id, got)
+			}
+		}
+	}
+}
+
+// A pod read other than as a cluster's member does not carry v2's
+// Pod.cluster: its clusterId and clusterIp read null and are named in the
+// warnings by the default path, never a silent null; read as a member,
+// they are answered and not named.
+func TestPodClusterFieldsAreNamedWhenUnknown(t *testing.T) {
+	w := newWorld(t)
+	ids := seedIDs(t, w)
+	a := w.ok(fmt.Sprintf(`query { pod(input: {podId: %q}) { id clusterId clusterIp } }`, ids["seedgpu"]), "")
+	if path(a.Data, "pod.clusterId") != nil || path(a.Data, "pod.clusterIp") != nil {
+		t.Errorf("pod: %s", a.raw)
+	}
+	if !a.warned("Pod.clusterId") || !a.warned("Pod.clusterIp") {
+		t.Errorf("warnings %q do not name Pod.clusterId and Pod.clusterIp", a.resp.Warnings)
+	}
+	w.ok(`mutation { createCluster(input: {clusterName: "c", gpuTypeId: "NVIDIA H100 80GB HBM3", podCount: 2, gpuCountPerPod: 1, imageName: "img"}) { id } }`, "")
+	w.now = w.now.Add(10 * time.Second)
+	m := w.ok(`query { myself { clusters { pods { clusterId clusterIp } } } }`, "")
+	if err := readPath(m.Data, "myself.clusters.*.pods.*.clusterIp"); err != nil {
+		t.Errorf("members: %v: %s", err, m.raw)
+	}
+	if m.warned("Pod.cluster") {
+		t.Errorf("a member's cluster fields are named as unknown: %q", m.resp.Warnings)
 	}
 }

@@ -21,12 +21,16 @@ type V2GPUType = v2GPUType
 
 // GPUCatalogQuery is what a GPU catalog read asks v2 for: availability for
 // pods of Count GPUs (0: no availability) on Cloud ("" or SECURE,
-// COMMUNITY), scoped to CudaVersions.
+// COMMUNITY), scoped to CudaVersions (or, without them, MinCudaVersion)
+// and to CountryCodes (on a list, v2 then leaves out the types with no
+// data center there).
 type GPUCatalogQuery struct {
-	ID           string // one type; "": all
-	Count        int
-	Cloud        string
-	CudaVersions []string
+	ID             string // one type; "": all
+	Count          int
+	Cloud          string
+	CudaVersions   []string
+	MinCudaVersion string
+	CountryCodes   []string
 	// Product is the availability's product context: POD ("") or
 	// CLUSTER.
 	Product string
@@ -47,6 +51,11 @@ func (q GPUCatalogQuery) values() url.Values {
 	}
 	if len(q.CudaVersions) > 0 {
 		v.Set("cudaVersions", strings.Join(q.CudaVersions, ","))
+	} else if q.MinCudaVersion != "" {
+		v.Set("minCudaVersion", q.MinCudaVersion)
+	}
+	if len(q.CountryCodes) > 0 {
+		v.Set("countryCodes", strings.Join(q.CountryCodes, ","))
 	}
 	return v
 }

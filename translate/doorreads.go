@@ -101,7 +101,11 @@ func ReadCPUTypes(ctx context.Context, req *Request, c Caller, q CPUCatalogQuery
 // from its id as the vendor names them: the country first for the United
 // States and Canada (US-KS-2, CA-MTL-1: the second part is a state or a
 // city), second otherwise (EU-RO-1, AP-JP-1: the first is a region). ""
-// when the id says none.
+// when the id says none. It is the gateway's only country mapping, for
+// the one answer v2 has no source for (GraphQL's countryCodes: v2's
+// DataCenter carries a region, no country); placing a pod by country asks
+// v2's catalog instead (its countryCodes filter, rankCandidates), and a
+// test checks the two agree (TestCountryCodesAgreeWithV2sCountryFilter).
 func DataCenterCountry(id string) string {
 	parts := strings.Split(id, "-")
 	if len(parts) < 2 {

@@ -524,6 +524,29 @@ func setOfKeys(m map[string]json.RawMessage) map[string]struct{} {
 	return out
 }
 
+// DockerArgs reads dockerArgs for a request that sends it outside a v1
+// pod body (the GraphQL door's createCluster): the one parser the pod
+// routes use. A shell line is v2's args verbatim; the JSON form ({"cmd":
+// [...], "entrypoint": [...]}) is parsed, cmd becoming args as
+// dockerStartCmd does; a non-empty entrypoint is dockerEntrypoint, decided
+// by P1 as on a pod create (a 400 naming field_policy, or dropped with its
+// note in notes). A malformed JSON form is a 400 naming dockerArgs.
+func DockerArgs(req *Request, s string, notes *Result) (string, *Result) {
+	form, isJSON, msg := jsonDockerArgs(s)
+	switch {
+	case msg != "":
+		return "", Fail(400, "dockerArgs: "+msg)
+	case !isJSON:
+		return s, nil
+	}
+	if len(form.Entrypoint) > 0 {
+		if r := decideUntranslatable(req, []untranslatable{dockerArgsEntrypoint(form.Entrypoint)}, untranslatablePod, notes); r != nil {
+			return "", r
+		}
+	}
+	return podjson.JoinArgs(form.Cmd), nil
+}
+
 // dockerArgsEntrypoint is why an entrypoint in dockerArgs' JSON form is
 // refused (as dockerEntrypoint: the same field_policy).
 func dockerArgsEntrypoint(ep []string) untranslatable {
