@@ -16,9 +16,9 @@ import (
 // "NVIDIA RTX A6000", which the documentation's create and dstack's
 // community launch name (the RTX A4000, offered on both clouds, stands in);
 // dstack's volume launch uses the seeded EU-RO-1 volume ({euvol}: its runs
-// are in EU-RO-1); runpod-graphql's CPU create names the vendor's official
-// template "runpod-ubuntu", which the simulator does not have (the seeded
-// template stands in).
+// are in EU-RO-1). runpod-graphql's CPU create names the vendor's official
+// template "runpod-ubuntu" with an empty imageName, and is refused as sent
+// (v2 has no such template, and nothing says what to run instead).
 //
 // The simulator's community cloud has no type with CUDA 12.8 in CZ:
 // dstack's community launch asks for the RTX 6000 Ada (48 GB, as the A6000)
@@ -137,8 +137,19 @@ func launchClientDocs() []clientDoc {
 			why: "its document selects env { key value }, and Pod.env is a list of strings in the vendor's schema too: the vendor refused it the same way"},
 		{name: rg + "pods.delete", file: "runpod-api-helper/pods_delete.graphql", subst: []string{capPod, "{rgPod}"},
 			check: present("podTerminate")},
-		{name: rg + "pods.createCpu", file: "runpod-api-helper/pods_createCpu.graphql", subst: []string{"runpod-ubuntu", "{seedtpl}"},
-			reads: []string{"deployCpuPod.id"}, save: map[string]string{"rgCpu": "deployCpuPod.id"}},
+		// As sent: templateId "runpod-ubuntu" with imageName "" (its run
+		// against -demo; with a template of the account's it creates the
+		// pod: TestACPUCreateWithOnlyTheVendorsDefaultTemplateIsRefusedNamingImageName).
+		{name: rg + "pods.createCpu", file: "runpod-api-helper/pods_createCpu.graphql",
+			want: wantRefusal, field: "deployCpuPod", reason: "templateId runpod-ubuntu (the vendor's default CPU template): v2 has no template of that id, and no imageName was sent to run instead; send imageName"},
+		// Recorded on the wire when driven by its own code (RunpodApi's
+		// templates and endpoints, which the first capture left out).
+		{name: rg + "templates.list", file: "runpod-api-helper/templates_list.graphql",
+			reads: []string{"myself.podTemplates.*.id", "myself.podTemplates.*.name", "myself.podTemplates.*.imageName", "myself.podTemplates.+.env.+.key"}},
+		{name: rg + "templates.get", file: "runpod-api-helper/templates_get.graphql",
+			reads: []string{"myself.podTemplates.*.id", "myself.podTemplates.*.name", "myself.podTemplates.*.containerDiskInGb", "myself.podTemplates.*.ports"}},
+		{name: rg + "endpoints.list", file: "runpod-api-helper/endpoints_list.graphql",
+			reads: []string{"myself.endpoints.*.id", "myself.endpoints.*.name", "myself.endpoints.+.gpuIds", "myself.endpoints.*.workersMax", "myself.endpoints.+.pods.+.desiredStatus"}},
 
 		// ---------------------------------------------------------------
 		// The vendor's GraphQL documentation: the examples users copy.

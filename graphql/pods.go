@@ -525,7 +525,12 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 	}
 	if cpu {
 		b["computeType"] = "CPU"
-		if b["templateId"] == runpodPythonCPUTemplate && b["imageName"] != nil {
+		if b["templateId"] == runpodPythonCPUTemplate {
+			if b["imageName"] == nil {
+				// runpod-graphql sends it with imageName "": nothing says
+				// what the pod should run (P1), so v2 is not asked.
+				return nil, ec.refuse("%s: templateId runpod-ubuntu (the vendor's default CPU template): v2 has no template of that id, and no imageName was sent to run instead; send imageName with the image the pod should run", root)
+			}
 			delete(b, "templateId")
 			ec.warn(translate.CodeGraphQLDefaultTemplate, root+": templateId runpod-ubuntu (runpod-python's default for CPU pods) was not sent: v2 has no template of that id, and the pod runs the imageName asked for")
 		}

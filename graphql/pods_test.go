@@ -68,6 +68,40 @@ func TestRunpodPythonCreatesACPUPod(t *testing.T) {
 	}
 }
 
+// runpod-graphql 0.3.2's pods.createCpu always sends templateId
+// "runpod-ubuntu" with imageName "" (driven by its own code against -demo:
+// docs/clients.md). v2 has no template of that id and nothing says what
+// to run instead, so the door refuses it before any v2 call, naming the
+// template and imageName, where it used to send the create and pass on
+// v2's bare "template not found".
+func TestACPUCreateWithOnlyTheVendorsDefaultTemplateIsRefusedNamingImageName(t *testing.T) {
+	w := newWorld(t)
+	mark := w.mark()
+	a := w.do(clientDocument(t, "runpod-api-helper/pods_createCpu.graphql"), "")
+	if len(a.Errors) != 1 {
+		t.Fatalf("want one error: %s", a.raw)
+	}
+	msg, _ := a.Errors[0]["message"].(string)
+	for _, s := range []string{"deployCpuPod", "templateId runpod-ubuntu", "v2 has no template of that id", "send imageName"} {
+		if !strings.Contains(msg, s) {
+			t.Errorf("message %q does not say %q", msg, s)
+		}
+	}
+	if code := path(a.Errors[0], "extensions.code"); code != "NOT_SUPPORTED_BY_V2" {
+		t.Errorf("extensions.code %v: %s", code, a.raw)
+	}
+	for _, c := range w.callsSince(mark) {
+		if strings.HasPrefix(c, "POST ") {
+			t.Errorf("a refused create sent %s", c)
+		}
+	}
+	// With a template of the account's instead, the pod is created from it.
+	doc := strings.ReplaceAll(clientDocument(t, "runpod-api-helper/pods_createCpu.graphql"), "runpod-ubuntu", w.seeded().podTemplate)
+	if a := w.ok(doc, ""); path(a.Data, "deployCpuPod.id") == nil {
+		t.Fatalf("deployCpuPod from the account's template: %s", a.raw)
+	}
+}
+
 // runpodctl 2.7.2's pod create (GPU) sends podFindAndDeployOnDemand with
 // variables and prints the whole pod.
 func TestRunpodctlPodCreate(t *testing.T) {
