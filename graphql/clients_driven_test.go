@@ -46,3 +46,43 @@ func TestRunpodGoSDKReadsARunningPodAndAGoneOne(t *testing.T) {
 		t.Errorf("the lifecycle of a terminated pod: want pod null, got %s", a.raw)
 	}
 }
+
+// dstack's validate_api_key, runpod-go-sdk's GetAccountID and the vendor's
+// quick start check a key with myself { id } alone. The door answered it
+// from the key's id without asking v2, so any key passed (dstack driven
+// against the gateway took "not-a-key" for a valid one); now myself.id
+// asks v2 for the account (its SSH keys, read once with pubKey), and a key
+// v2 refuses is UNAUTHENTICATED, marked for the proxy's HTTP 401.
+func TestMyselfIDIsAnsweredOnlyForAKeyV2Accepts(t *testing.T) {
+	for _, tc := range []struct {
+		name, key, doc string
+		calls          int
+		ok             bool
+	}{
+		{"a valid key reads its id, with one v2 call", "k1", `query myself { myself { id authId email } }`, 1, true},
+		{"id and pubKey share the one call", "k1", `{ myself { id pubKey } }`, 1, true},
+		{"a key v2 refuses is UNAUTHENTICATED", "not-a-key", `query myself { myself { id authId email } }`, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.caller.key = tc.key
+			mark := w.mark()
+			a := w.do(tc.doc, "")
+			if n := len(w.callsSince(mark)); n != tc.calls {
+				t.Errorf("%d v2 calls (%v), want %d", n, w.callsSince(mark), tc.calls)
+			}
+			if tc.ok {
+				if len(a.Errors) > 0 || str(path(a.Data, "myself.id")) != "key-test" || a.resp.Unauthorized {
+					t.Fatalf("want the key's id: %s", a.raw)
+				}
+				return
+			}
+			if len(a.Errors) != 1 || path(a.Errors[0], "extensions.code") != "UNAUTHENTICATED" || path(a.Data, "myself.id") != nil {
+				t.Errorf("want one UNAUTHENTICATED error and no id: %s", a.raw)
+			}
+			if !a.resp.Unauthorized {
+				t.Errorf("Response.Unauthorized is not set: the proxy would answer 200")
+			}
+		})
+	}
+}

@@ -75,6 +75,10 @@ type Response struct {
 	Refused bool
 	// RetryAfter is the Retry-After of a plan that met v2's rate limit.
 	RetryAfter string
+	// Unauthorized is set when v2 refused the key (401): the vendor
+	// answered such a request HTTP 401, which clients read as invalid
+	// credentials (runpod-python, dstack), so the proxy answers it so.
+	Unauthorized bool
 }
 
 // Door answers GraphQL requests from v2, through translate's plans.

@@ -119,6 +119,9 @@ func (ec *execCtx) absorb(res *translate.Result) {
 		ec.addWarning(res.Emulated + " was emulated")
 	}
 	ec.out.Notes = append(ec.out.Notes, res.Notes...)
+	if res.Status == http.StatusUnauthorized {
+		ec.out.Unauthorized = true
+	}
 	if res.RetryAfter != "" && ec.out.RetryAfter == "" {
 		ec.out.RetryAfter = res.RetryAfter
 	}

@@ -36,9 +36,15 @@ func (u *userObject) field(ec *execCtx, f *ast.Field) (any, error) {
 }
 
 var userFields = fieldTable[*userObject]{
-	"id": func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) {
+	"id": func(u *userObject, ec *execCtx, _ *ast.Field) (any, error) {
 		if ec.env.KeyID == "" {
 			return nil, nil
+		}
+		// Clients check a key with myself { id } alone (dstack,
+		// runpod-go-sdk, the vendor's quick start), which the vendor
+		// answered only for a valid key: v2 is asked for the account.
+		if err := u.readKeys(ec); err != nil {
+			return nil, err
 		}
 		return ec.env.KeyID, nil
 	},
@@ -157,14 +163,24 @@ func (o *volumeObject) field(ec *execCtx, f *ast.Field) (any, error) {
 // pubKey is User.pubKey: the account's SSH public keys (v2 GET
 // /v2/account/ssh-keys), one per line.
 func (u *userObject) pubKey(ec *execCtx) (any, error) {
-	if u.keys == nil {
-		keys, res := translate.ReadSSHKeys(ec.ctx, ec.readRequest(), ec.env.Caller)
-		if res != nil {
-			return nil, ec.readFailed("the account's SSH keys", res)
-		}
-		u.keys = &keys
+	if err := u.readKeys(ec); err != nil {
+		return nil, err
 	}
 	return strings.Join(*u.keys, "\n"), nil
+}
+
+// readKeys reads the account's SSH keys once (GET /v2/account/ssh-keys):
+// for pubKey, and as the account's check of the key for id.
+func (u *userObject) readKeys(ec *execCtx) error {
+	if u.keys != nil {
+		return nil
+	}
+	keys, res := translate.ReadSSHKeys(ec.ctx, ec.readRequest(), ec.env.Caller)
+	if res != nil {
+		return ec.readFailed("the account", res)
+	}
+	u.keys = &keys
+	return nil
 }
 
 // sshKeyLine is v2 UpdateSshKeysRequest's pattern of one key: an

@@ -198,7 +198,13 @@ func (g *Gateway) serveDoor(w http.ResponseWriter, r *http.Request, body []byte)
 	}
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(resp.Body)))
-	w.WriteHeader(http.StatusOK)
+	status := http.StatusOK
+	if resp.Unauthorized {
+		// v2 refused the key: the vendor's 401, which clients read as
+		// invalid credentials (the body keeps the GraphQL errors).
+		status = http.StatusUnauthorized
+	}
+	w.WriteHeader(status)
 	_, _ = w.Write(resp.Body)
 	graphql.ReleaseBody(resp.Body)
 	caller.release()

@@ -209,3 +209,35 @@ func TestTheGraphQLLimitSettingsDefaultToTheDoorsLimits(t *testing.T) {
 		t.Errorf("config's defaults %+v, the door's %+v", got, want)
 	}
 }
+
+// A key v2 refuses is answered HTTP 401, as the vendor answered it:
+// runpod-python raises its "Unauthorized request, please check your API
+// key." on the status alone, and dstack's validate_api_key reads 401 as
+// invalid credentials (driven against the gateway, it took any key for a
+// valid one). The body still carries the GraphQL errors.
+func TestGraphQLWithAKeyV2RefusesIsA401(t *testing.T) {
+	w := newDoorWorld(t, "translate")
+	for _, tc := range []struct {
+		name, key, doc string
+		status         int
+	}{
+		{"the key check myself { id }, with a bad key", "not-a-key", `query myself { myself { id authId email } }`, http.StatusUnauthorized},
+		{"a pod list, with a bad key", "not-a-key", doorPods, http.StatusUnauthorized},
+		{"the key check, with a valid key", "k1", `query myself { myself { id authId email } }`, http.StatusOK},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, _ := json.Marshal(map[string]string{"query": tc.doc})
+			req, _ := http.NewRequest(http.MethodPost, w.gw+"/graphql", strings.NewReader(string(b)))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Authorization", "Bearer "+tc.key)
+			resp, m := doGraphQL(t, req)
+			if resp.StatusCode != tc.status {
+				t.Fatalf("status %d, want %d: %v", resp.StatusCode, tc.status, m)
+			}
+			errs, _ := json.Marshal(m["errors"])
+			if bad := tc.status == http.StatusUnauthorized; bad != strings.Contains(string(errs), `"code":"UNAUTHENTICATED"`) {
+				t.Errorf("errors %s", errs)
+			}
+		})
+	}
+}
