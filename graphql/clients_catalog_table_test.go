@@ -81,6 +81,22 @@ func catalogClientDocs() []clientDoc {
 			reads: []string{"gpuTypes.*.lowestPrice.stockStatus"}, check: gpuTypeCount(1)},
 		{name: flash + "worker availability (CPU)", file: "runpod-flash/worker_availability_cpu.graphql",
 			reads: []string{"cpuFlavors.*.specifics"}},
+		// Its RunpodGraphQLClient's templates and endpoints, recorded
+		// driving it against -demo: a serverless template made, an
+		// endpoint saved on it, looked up, deleted; its flash apps.
+		{name: flash + "get_template", file: "runpod-flash/get_template.graphql", subst: []string{"g5q802k34y", "{seedtpl}"},
+			reads: []string{"podTemplate.id", "podTemplate.imageName", "podTemplate.containerDiskInGb", "podTemplate.env.+.key"}},
+		{name: flash + "update_template (a new serverless template)", file: "runpod-flash/update_template.graphql",
+			reads: []string{"saveTemplate.id", "saveTemplate.name", "saveTemplate.imageName", "saveTemplate.env.+.value"}, save: map[string]string{"flTpl": "saveTemplate.id"}},
+		{name: flash + "save_endpoint", file: "runpod-flash/save_endpoint.graphql", subst: []string{"cokgvyhtje", "{flTpl}"},
+			reads: []string{"saveEndpoint.id", "saveEndpoint.templateId", "saveEndpoint.gpuIds", "saveEndpoint.workersMax", "saveEndpoint.scalerType"}, save: map[string]string{"flEp": "saveEndpoint.id"}},
+		{name: flash + "endpoint_exists", file: "runpod-flash/endpoint_exists.graphql", subst: []string{"zqxizr87zneuq4", "{flEp}"},
+			reads: []string{"myself.endpoint.id"}},
+		{name: flash + "delete_endpoint", file: "runpod-flash/delete_endpoint.graphql", subst: []string{"zqxizr87zneuq4", "{flEp}"},
+			check: present("deleteEndpoint")},
+		// v2 has no flash apps: null, named (flash's callers then have none).
+		{name: flash + "list_flash_apps", file: "runpod-flash/list_flash_apps.graphql",
+			check: warnedOnly("User.flashApps")},
 
 		// runpod-java: its query builder over its annotated types.
 		{name: java + "getGpuTypes", file: "runpod-java/gpu_getGpuTypes.graphql",

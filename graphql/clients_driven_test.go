@@ -86,3 +86,25 @@ func TestMyselfIDIsAnsweredOnlyForAKeyV2Accepts(t *testing.T) {
 		})
 	}
 }
+
+// runpod-flash 1.19.0's endpoint_exists asks myself { endpoint(id) { id } }
+// after each endpoint it saves and deletes. The door answered it null (no
+// v2 source named), so, driven against -demo, flash took every endpoint
+// for missing; it is v1 GetEndpoint: the endpoint, or null once it is gone.
+func TestMyselfEndpointByIDIsReadFromV2(t *testing.T) {
+	w := newWorld(t)
+	id := seedIDs(t, w)["seedep"]
+	const doc = "\n        query getEndpoint($id: String!) {\n            myself {\n                endpoint(id: $id) {\n                    id\n                }\n            }\n        }\n        "
+	a := w.ok(doc, `{"id": "`+id+`"}`)
+	if path(a.Data, "myself.endpoint.id") != id {
+		t.Fatalf("endpoint_exists reads myself.endpoint.id == %s: %s", id, a.raw)
+	}
+	if strings.Contains(warnings(a), "User.endpoint") {
+		t.Errorf("warned as unanswered: %s", a.raw)
+	}
+	w.ok(`mutation { deleteEndpoint(id: "`+id+`") }`, "")
+	a = w.ok(doc, `{"id": "`+id+`"}`)
+	if v, ok := path(a.Data, "myself").(map[string]any)["endpoint"]; !ok || v != nil {
+		t.Errorf("a deleted endpoint: want endpoint null, got %s", a.raw)
+	}
+}

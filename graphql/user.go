@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"fmt"
+	"net/http"
 	"regexp"
 	"slices"
 	"strings"
@@ -50,6 +51,7 @@ var userFields = fieldTable[*userObject]{
 	},
 	"pods":                   func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return userPods(ec, f) },
 	"endpoints":              func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return userEndpoints(ec, f) },
+	"endpoint":               func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return userEndpoint(ec, f) },
 	"podTemplates":           func(_ *userObject, ec *execCtx, f *ast.Field) (any, error) { return ec.templateList(templatesOwn) },
 	"networkVolumes":         func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.networkVolumeObjects() },
 	"pubKey":                 func(u *userObject, ec *execCtx, _ *ast.Field) (any, error) { return u.pubKey(ec) },
@@ -62,6 +64,24 @@ var userFields = fieldTable[*userObject]{
 	"notifyPodsStale":        unansweredField[*userObject]("User", "notifyPodsStale"),
 	"notifyPodsGeneral":      unansweredField[*userObject]("User", "notifyPodsGeneral"),
 	"notifyLowBalance":       unansweredField[*userObject]("User", "notifyLowBalance"),
+}
+
+// userEndpoint is User.endpoint(id): v1 GetEndpoint, null for an id v2
+// does not have (runpod-flash's endpoint_exists reads it after each save
+// and delete).
+func userEndpoint(ec *execCtx, f *ast.Field) (any, error) {
+	id, _ := ec.args(f)["id"].(string)
+	if !translate.ValidID(id) {
+		return nil, nil
+	}
+	e, err := ec.readEndpoint(id)
+	if pe, ok := err.(*planError); ok && pe.status == http.StatusNotFound {
+		return nil, nil
+	}
+	if err != nil || e == nil {
+		return nil, err
+	}
+	return e, nil
 }
 
 // currentSpendPerHr is the pods' part of the account's spend: the sum of
