@@ -188,7 +188,7 @@ const (
 	DefaultAdminListen           = "127.0.0.1:9090"
 	DefaultUpstreamURL           = "https://api.runpod.io"
 	DefaultRateLimitPerMinute    = 60
-	DefaultAnonymousRateLimit    = 60
+	DefaultAnonymousRateLimit    = 200
 	DefaultRequestTimeout        = 30 * time.Second
 	DefaultDrainTimeout          = 35 * time.Second
 	DefaultLimiterTimeout        = 50 * time.Millisecond
