@@ -696,7 +696,7 @@ func TestE2EBaseURLWithTrailingSlash(t *testing.T) {
 	e.want(c, 201)
 	for _, p := range []string{
 		"/v1//pods/..", "/v1//pods/%2e%2e", "/v1//pods/a%2Fb", "/v1//pods/%2e%2e%2fdelegations",
-		"/v1//../v2/pods", "/v1//%2e%2e/v2/pods", "/v1/pods//" + id, "/v1//registries/delegations",
+		"/v1//../v2/pods", "/v1//%2e%2e/v2/pods", "/v1/pods//" + id, "/v1//registries/delegations", "/v1/pods/%ff", "/v1/pods/ab%c3",
 	} {
 		if r := e.v1("GET", p, ""); r.status != 404 {
 			t.Errorf("GET %s: %d %s", p, r.status, r.body)

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/v1gateway/v1gateway/podjson"
 )
@@ -161,11 +162,11 @@ func V2Path(format string, ids ...string) string {
 
 // ValidID reports whether a v1 path id (percent-decoded once) can be
 // forwarded into a v2 path without addressing another route (P9): not
-// empty, not a dot segment, at most 191 bytes, no control characters, no
-// slash or backslash (no v2 id has one, and a server that decodes %2F or
-// treats \ as / would route it elsewhere).
+// empty, not a dot segment, at most 191 bytes, valid UTF-8, no control
+// characters, no slash or backslash (no v2 id has one, and a server that
+// decodes %2F or treats \ as / would route it elsewhere).
 func ValidID(id string) bool {
-	if id == "" || id == "." || id == ".." || len(id) > 191 {
+	if id == "" || id == "." || id == ".." || len(id) > 191 || !utf8.ValidString(id) {
 		return false
 	}
 	for i := 0; i < len(id); i++ {
