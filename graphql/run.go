@@ -169,7 +169,7 @@ func (e *planError) Error() string { return e.message }
 func (e *planError) Extensions() map[string]any {
 	code := e.code
 	if code == "" {
-		code = errorCode(e.status)
+		code = ErrorCode(e.status)
 	}
 	ext := map[string]any{"code": code, "status": e.status}
 	if e.op != "" {
@@ -220,9 +220,10 @@ func retryWords(status int, msg string) string {
 	return words + ": " + msg
 }
 
-// errorCode names an HTTP status the way GraphQL servers' extensions.code
-// usually do.
-func errorCode(status int) string {
+// ErrorCode names an HTTP status the way GraphQL servers' extensions.code
+// usually do: the door's codes for a plan's answer, which the proxy's own
+// GraphQL-shaped errors share.
+func ErrorCode(status int) string {
 	switch {
 	case status == http.StatusBadRequest:
 		return "BAD_USER_INPUT"

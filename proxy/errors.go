@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/v1gateway/v1gateway/graphql"
 )
 
 // surface tells which dialect an answer the gateway writes itself must speak:
@@ -67,27 +69,19 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, msg string) 
 }
 
 // graphQLErrorCode is the extensions.code of an error the gateway answers
-// on /graphql with HTTP status status (as the door names its own).
+// on /graphql with HTTP status status: the door's code for the status
+// (graphql.ErrorCode), except where the gateway's own refusal is about the
+// HTTP request itself, not a plan's input.
 func graphQLErrorCode(status int) string {
-	switch {
-	case status == http.StatusBadRequest:
+	switch status {
+	case http.StatusBadRequest:
 		return "BAD_REQUEST"
-	case status == http.StatusUnauthorized:
-		return "UNAUTHENTICATED"
-	case status == http.StatusForbidden:
-		return "FORBIDDEN"
-	case status == http.StatusNotFound:
-		return "NOT_FOUND"
-	case status == http.StatusRequestEntityTooLarge:
+	case http.StatusRequestEntityTooLarge:
 		return "PAYLOAD_TOO_LARGE"
-	case status == http.StatusRequestTimeout, status == http.StatusGatewayTimeout:
+	case http.StatusRequestTimeout, http.StatusGatewayTimeout:
 		return "TIMEOUT"
-	case status == http.StatusTooManyRequests:
-		return "RATE_LIMITED"
-	case status == http.StatusServiceUnavailable:
+	case http.StatusServiceUnavailable:
 		return "UNAVAILABLE"
-	case status >= 500:
-		return "UPSTREAM_ERROR"
 	}
-	return "ERROR"
+	return graphql.ErrorCode(status)
 }

@@ -16,32 +16,32 @@ import (
 // V2Cluster is a v2 Cluster: identity, homogeneous shape, and where and how
 // far it is placed.
 type V2Cluster struct {
-	ID      string `json:"id"`
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Compute struct {
-		GPUTypeID      string `json:"gpuTypeId"`
-		GPUCountPerPod int    `json:"gpuCountPerPod"`
-		PodCount       int    `json:"podCount"`
-	} `json:"compute"`
-	Template     string `json:"template"`
-	DataCenterID string `json:"dataCenterId"`
-	CreatedAt    string `json:"createdAt"`
+	ID           string         `json:"id"`
+	Name         string         `json:"name"`
+	Type         string         `json:"type"`
+	Compute      ClusterCompute `json:"compute"`
+	Template     string         `json:"template"`
+	DataCenterID string         `json:"dataCenterId"`
+	CreatedAt    string         `json:"createdAt"`
 	Network      *struct {
 		CIDR string `json:"cidr"`
 	} `json:"network"`
 }
 
+// ClusterCompute is a cluster's homogeneous shape: one GPU type, so many
+// GPUs per pod, so many pods.
+type ClusterCompute struct {
+	GPUTypeID      string `json:"gpuTypeId"`
+	GPUCountPerPod int    `json:"gpuCountPerPod"`
+	PodCount       int    `json:"podCount"`
+}
+
 // ClusterCreate is v2 CreateClusterRequest: a cluster's shape, and the
 // container configuration every member pod runs.
 type ClusterCreate struct {
-	Name    string `json:"name"`
-	Type    string `json:"type"`
-	Compute struct {
-		GPUTypeID      string `json:"gpuTypeId"`
-		GPUCountPerPod int    `json:"gpuCountPerPod"`
-		PodCount       int    `json:"podCount"`
-	} `json:"compute"`
+	Name          string            `json:"name"`
+	Type          string            `json:"type"`
+	Compute       ClusterCompute    `json:"compute"`
 	Image         string            `json:"image,omitempty"`
 	Args          string            `json:"args,omitempty"`
 	Disk          int               `json:"disk,omitempty"`

@@ -52,11 +52,6 @@ func (q CPUCatalogQuery) values() url.Values {
 	return url.Values{"include": {"AVAILABILITY"}, "product": {"POD"}, "vcpuCount": {strconv.Itoa(q.Vcpus)}}
 }
 
-// v2CPUTypeList is GET /v2/catalog/cpus.
-type v2CPUTypeList struct {
-	CPUs []V2CPUType `json:"cpus"`
-}
-
 // ReadCPUTypes reads the v2 CPU catalog (GET /v2/catalog/cpus, or
 // /v2/catalog/cpus/{id} for one flavor). An unknown flavor is an empty
 // list, as GraphQL's cpuFlavors(input: {id}) answered. The types are
@@ -90,7 +85,7 @@ func ReadCPUTypes(ctx context.Context, req *Request, c Caller, q CPUCatalogQuery
 	if !a.OK() {
 		return nil, FromV2Error(req.Op, a)
 	}
-	list, r := decodeShared[v2CPUTypeList](a, "a CPU catalog")
+	list, r := decodeShared[v2CPUCatalog](a, "a CPU catalog")
 	if r != nil {
 		return nil, r
 	}

@@ -499,7 +499,7 @@ func chooseEndpointCPUs(ctx context.Context, c Caller, cpus []v2CreateCPU, vcpu 
 	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: "/v2/catalog/cpus", Query: q})
 	cat, failure := readCatalog[v2CPUCatalog](a, err, "a CPU catalog")
 	if cat != nil {
-		byID := make(map[string]v2CPUType, len(cat.CPUs))
+		byID := make(map[string]V2CPUType, len(cat.CPUs))
 		for _, t := range cat.CPUs {
 			byID[t.ID] = t
 		}

@@ -344,20 +344,10 @@ type v2GPUType struct {
 	} `json:"cudaVersions"`
 }
 
+// v2CPUCatalog is GET /v2/catalog/cpus, as plans and the GraphQL door
+// read it (V2CPUType: doorreads.go), so a shared answer is decoded once.
 type v2CPUCatalog struct {
-	CPUs []v2CPUType `json:"cpus"`
-}
-
-type v2CPUType struct {
-	ID    string `json:"id"`
-	Price struct {
-		SecurePerVcpu     float64 `json:"securePerVcpu"`
-		ServerlessPerVcpu float64 `json:"serverlessPerVcpu"`
-	} `json:"price"`
-	Availability string `json:"availability"`
-	DataCenters  []struct {
-		ID string `json:"id"`
-	} `json:"dataCenters"`
+	CPUs []V2CPUType `json:"cpus"`
 }
 
 // availabilityRank orders catalog availability: HIGH first, NONE and
