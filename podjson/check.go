@@ -3,6 +3,7 @@ package podjson
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -88,17 +89,39 @@ func checkJSON(body []byte) string {
 // pod create's handler time (TestDuplicateKeyAgreesWithTheTokenWalk,
 // FuzzCheckJSONInput).
 func duplicateKey(body []byte) string {
-	r := newJReader(body)
-	for r.peek() != 0 && r.err == nil {
-		if msg := r.duplicateKeyIn(false); msg != "" {
-			return msg
-		}
+	key, nested, found := findDuplicateKey(body)
+	if !found {
+		return ""
 	}
-	return ""
+	where := ""
+	if nested {
+		where = " (in a nested object)"
+	}
+	return fmt.Sprintf("request body: duplicate key %q%s: send each field once", key, where)
 }
 
-// duplicateKeyIn walks one value; nested is true below the top level.
-func (r *jreader) duplicateKeyIn(nested bool) string {
+// DuplicateKey is the first key that appears twice in one object of body,
+// at any level, as duplicateKey finds it (ok false: none, or body is not
+// JSON), for a caller that words its own refusal (the GraphQL door's
+// request body).
+func DuplicateKey(body []byte) (key string, ok bool) {
+	key, _, ok = findDuplicateKey(body)
+	return key, ok
+}
+
+func findDuplicateKey(body []byte) (key string, nested, found bool) {
+	r := newJReader(body)
+	for r.peek() != 0 && r.err == nil {
+		if key, nested, found = r.duplicateKeyIn(false); found {
+			return key, nested, true
+		}
+	}
+	return "", false, false
+}
+
+// duplicateKeyIn walks one value; nested is true below the top level. It
+// returns the first duplicate key and whether it was below the top level.
+func (r *jreader) duplicateKeyIn(nested bool) (string, bool, bool) {
 	switch r.peek() {
 	case '{':
 		r.i++
@@ -107,6 +130,7 @@ func (r *jreader) duplicateKeyIn(nested bool) string {
 		var many map[string]struct{}
 		first := true
 		for k, ok := r.nextKey(&first); ok; k, ok = r.nextKey(&first) {
+			k = asDecoded(k)
 			dup := false
 			if many != nil {
 				_, dup = many[k]
@@ -126,28 +150,44 @@ func (r *jreader) duplicateKeyIn(nested bool) string {
 				}
 			}
 			if dup {
-				where := ""
-				if nested {
-					where = " (in a nested object)"
-				}
-				return fmt.Sprintf("request body: duplicate key %q%s: send each field once", k, where)
+				return k, nested, true
 			}
-			if msg := r.duplicateKeyIn(true); msg != "" {
-				return msg
+			if key, in, found := r.duplicateKeyIn(true); found {
+				return key, in, true
 			}
 		}
 	case '[':
 		r.i++
 		first := true
 		for r.nextElem(&first) {
-			if msg := r.duplicateKeyIn(true); msg != "" {
-				return msg
+			if key, in, found := r.duplicateKeyIn(true); found {
+				return key, in, true
 			}
 		}
 	default:
 		r.skip()
 	}
-	return ""
+	return "", false, false
+}
+
+// asDecoded is key as encoding/json decodes it: each byte of invalid
+// UTF-8 becomes U+FFFD (so "\xda" and "\xdb" are one key to it). Valid
+// keys, all that CheckJSON lets reach the walk, are returned as they are.
+func asDecoded(key string) string {
+	if utf8.ValidString(key) {
+		return key
+	}
+	var b strings.Builder
+	for i := 0; i < len(key); {
+		r, size := utf8.DecodeRuneInString(key[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteRune(utf8.RuneError)
+		} else {
+			b.WriteString(key[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // surrogateEscape looks at the four hex digits of a \u escape starting at

@@ -73,6 +73,9 @@ var duplicateKeyCases = []string{
 	`{}`, `[]`, `{"a":1,"a":2}`, `{"a":{"b":1,"b":2}}`, `[{"a":1,"a":1}]`, `{"a":[{"b":1},{"b":2}]}`, `{"a\u0062":1,"ab":2}`,
 	`{"a":1} {"b":1,"b":2}`, `{"a":1,"a":2`, `{"a":tru,"a":1}`, `{"a" 1,"a":2}`, `{"a":01,"a":2}`, `{"a":"x","b":{"a":1},"a":3}`,
 	`{"x":[1,2,{"y":null,"y":true}]}`, `"just a string"`, `12 13`, `{"a":1,}`, `[1,2,]`, `{"\"":1,"\"":2}`, `{"é":1,"\u00e9":2}`,
+	// Keys of invalid UTF-8 are named as encoding/json decodes them (each
+	// bad byte U+FFFD), so two different bad bytes are the same key.
+	"{\"\xda\xc4\":0,\"\xda\xc4\":1}", "{\"\xda\":0,\"\xdb\":1}", "{\"a\xff\":0,\"a\uFFFD\":1}", "{\"\xed\xa0\x80\":0,\"\xda\":1}",
 	// More keys than the walk keeps in its small array.
 	`{` + func() string {
 		var b strings.Builder
