@@ -526,6 +526,16 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 	if cpu {
 		b["computeType"] = "CPU"
 		if b["templateId"] == runpodPythonCPUTemplate {
+			// v2 may still serve the vendor's template of that id (its
+			// public catalog, GET /v2/templates/{id}): then it is sent as
+			// v1 sent it. Only a 404 makes it v2's missing template.
+			readable, res := translate.TemplateReadable(ec.ctx, ec.readRequest(), ec.env.Caller, runpodPythonCPUTemplate)
+			if res != nil {
+				return nil, ec.readFailed("the v2 template "+runpodPythonCPUTemplate, res)
+			}
+			if readable {
+				return cpuInstance(root, in, b)
+			}
 			if b["imageName"] == nil {
 				// runpod-graphql sends it with imageName "": nothing says
 				// what the pod should run (P1), so v2 is not asked.
@@ -534,15 +544,7 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 			delete(b, "templateId")
 			ec.warn(translate.CodeGraphQLDefaultTemplate, root+": templateId runpod-ubuntu (runpod-python's default for CPU pods) was not sent: v2 has no template of that id, and the pod runs the imageName asked for")
 		}
-		if id, ok := in.str("instanceId"); ok && id != "" {
-			flavor, vcpus, err := parseInstanceID(id)
-			if err != nil {
-				return nil, &codedError{fmt.Sprintf("%s: instanceId: %v", root, err), "BAD_USER_INPUT"}
-			}
-			b["cpuFlavorIds"] = []string{flavor}
-			b["vcpuCount"] = vcpus
-		}
-		return b, nil
+		return cpuInstance(root, in, b)
 	}
 	copyInt("gpuCount", "gpuCount")
 	copyInt("volumeInGb", "volumeInGb")
@@ -565,6 +567,20 @@ func (ec *execCtx) podCreateBody(root string, in input, cpu bool) (map[string]an
 	}
 	if n, ok := in.int("minMemoryInGb"); ok && n > v1MinRAMPerGPU*gpus {
 		b["minRAMPerGPU"] = (n + gpus - 1) / gpus
+	}
+	return b, nil
+}
+
+// cpuInstance completes a CPU pod's create body b with its instanceId
+// (flavor and vCPUs).
+func cpuInstance(root string, in input, b map[string]any) (map[string]any, error) {
+	if id, ok := in.str("instanceId"); ok && id != "" {
+		flavor, vcpus, err := parseInstanceID(id)
+		if err != nil {
+			return nil, &codedError{fmt.Sprintf("%s: instanceId: %v", root, err), "BAD_USER_INPUT"}
+		}
+		b["cpuFlavorIds"] = []string{flavor}
+		b["vcpuCount"] = vcpus
 	}
 	return b, nil
 }

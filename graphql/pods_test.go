@@ -1,6 +1,8 @@
 package graphql
 
 import (
+	"bytes"
+	"context"
 	"strings"
 	"testing"
 
@@ -290,5 +292,67 @@ func TestDeployCpuPodInADataCenterIsHonouredOrAStockOut(t *testing.T) {
 	a = w.ok(`mutation { deployCpuPod(input: {name: "x", imageName: "img", instanceId: "cpu3c-2-4", dataCenterId: "EU-RO-1"}) { id } }`, "")
 	if path(a.Data, "deployCpuPod.id") == nil || !strings.Contains(lastCreate(t, w), `"dataCenterIds":["EU-RO-1"]`) {
 		t.Fatalf("no pod in EU-RO-1: %s", a.raw)
+	}
+}
+
+// aliasedTemplateCaller is a v2 whose public catalog also serves a
+// template under the vendor's v1 id alias (as v2 may serve runpod-ubuntu):
+// the simulator's template id answers for it, and the calls the door sent
+// are kept as sent.
+type aliasedTemplateCaller struct {
+	next      translate.Caller
+	alias, id string
+	sent      []translate.V2Call
+}
+
+func (c *aliasedTemplateCaller) Call(ctx context.Context, call translate.V2Call) (*translate.V2Answer, error) {
+	c.sent = append(c.sent, call)
+	if call.Method == "GET" && call.Path == "/v2/templates/"+c.alias {
+		call.Path = "/v2/templates/" + c.id
+		a, err := c.next.Call(ctx, call)
+		if err == nil {
+			a.Body = bytes.ReplaceAll(a.Body, []byte(`"`+c.id+`"`), []byte(`"`+c.alias+`"`))
+		}
+		return a, err
+	}
+	if call.Method == "POST" && call.Path == "/v2/pods" {
+		call.Body = bytes.ReplaceAll(call.Body, []byte(`"templateId":"`+c.alias+`"`), []byte(`"templateId":"`+c.id+`"`))
+	}
+	return c.next.Call(ctx, call)
+}
+
+// runpod-python's and runpod-graphql's CPU creates name the vendor's
+// template runpod-ubuntu. Where v2 serves a template of that id (GET
+// /v2/templates/{id} serves the public catalog), it is sent as v1 sent it,
+// without a warning, and runpod-graphql's create (imageName "") runs the
+// template's image; only v2's 404 makes the door drop it (with an image)
+// or refuse (without).
+func TestTheVendorsCPUTemplateIsSentWhenV2ServesIt(t *testing.T) {
+	cases := []struct{ name, file string }{
+		{"runpod-python", "runpod-python/create_pod_cpu.graphql"},
+		{"runpod-graphql", "runpod-api-helper/pods_createCpu.graphql"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w := newWorld(t)
+			ac := &aliasedTemplateCaller{next: w.caller, alias: "runpod-ubuntu", id: "k3v8q1x7mz"}
+			w.env.Caller = ac
+			a := w.ok(clientDocument(t, c.file), "")
+			if path(a.Data, "deployCpuPod.id") == nil {
+				t.Fatalf("deployCpuPod: %s", a.raw)
+			}
+			if hasNote(a.resp, translate.CodeGraphQLDefaultTemplate) {
+				t.Errorf("warned that the template was not sent: %v", a.resp.Notes)
+			}
+			var create string
+			for _, call := range ac.sent {
+				if call.Method == "POST" && call.Path == "/v2/pods" {
+					create = string(call.Body)
+				}
+			}
+			if !strings.Contains(create, `"templateId":"runpod-ubuntu"`) {
+				t.Errorf("the v2 create does not name the template: %s", create)
+			}
+		})
 	}
 }

@@ -58,12 +58,23 @@ var userFields = fieldTable[*userObject]{
 	"currentSpendPerHr":      func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.currentSpend() },
 	"containerRegistryCreds": func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return ec.registryObjects() },
 	"clusters":               func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return userClusters(ec) },
+	"flashApps":              func(_ *userObject, ec *execCtx, _ *ast.Field) (any, error) { return userFlashApps(ec) },
 	"email":                  unansweredField[*userObject]("User", "email"),
 	"clientBalance":          unansweredField[*userObject]("User", "clientBalance"),
 	"spendLimit":             unansweredField[*userObject]("User", "spendLimit"),
 	"notifyPodsStale":        unansweredField[*userObject]("User", "notifyPodsStale"),
 	"notifyPodsGeneral":      unansweredField[*userObject]("User", "notifyPodsGeneral"),
 	"notifyLowBalance":       unansweredField[*userObject]("User", "notifyLowBalance"),
+}
+
+// userFlashApps is User.flashApps: none. v2 has no flash apps (the root
+// fields that read, make or delete one are refused), so an account seen
+// through v2 has none to list; the list is empty rather than null because
+// the clients that read it (runpod-flash's `flash app list`) iterate it,
+// and a warning says why it is empty.
+func userFlashApps(ec *execCtx) (any, error) {
+	ec.warn(translate.CodeGraphQLFieldsUnanswered, "User.flashApps was answered []: v2 has no flash apps")
+	return []object{}, nil
 }
 
 // userEndpoint is User.endpoint(id): v1 GetEndpoint, null for an id v2

@@ -92,6 +92,26 @@ func ReadCPUTypes(ctx context.Context, req *Request, c Caller, q CPUCatalogQuery
 	return list.CPUs, nil
 }
 
+// TemplateReadable reports whether v2 serves a template of this id to the
+// caller: GET /v2/templates/{id} serves the account's templates and the
+// public catalog's, and answers 404 for any other id.
+func TemplateReadable(ctx context.Context, req *Request, c Caller, id string) (bool, *Result) {
+	if !ValidID(id) {
+		return false, nil
+	}
+	a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", id)})
+	if err != nil {
+		return false, FromCallError(err)
+	}
+	if a.Status == http.StatusNotFound {
+		return false, nil
+	}
+	if !a.OK() {
+		return false, FromV2Error(req.Op, a)
+	}
+	return true, nil
+}
+
 // DataCenterCountry is the ISO 3166-1 country of a v2 data center, read
 // from its id as the vendor names them: the country first for the United
 // States and Canada (US-KS-2, CA-MTL-1: the second part is a state or a

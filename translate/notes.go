@@ -70,7 +70,7 @@ var NoteCodes = map[string]string{
 	CodeGraphQLRefused:          "a GraphQL root field or input v2 cannot perform was refused",
 	CodeGraphQLFieldsUnanswered: "GraphQL fields v2 has no source for were answered null",
 	CodeGraphQLCloudNarrowed:    "no longer given (since 2026-12-04 a pod deploy's cloudType ALL tries either cloud, and lowestPrice without secureCloud is the lowest over both): a GraphQL request named no one cloud and SECURE was asked",
-	CodeGraphQLDefaultTemplate:  "runpod-python's default CPU template (runpod-ubuntu), which v2 does not have, was not sent",
+	CodeGraphQLDefaultTemplate:  "runpod-python's default CPU template (runpod-ubuntu), which v2 answered 404 for, was not sent",
 	CodeGraphQLInputIgnored:     "GraphQL lowestPrice inputs v2 has no filter for (minMemoryInGb, minVcpuCount, totalDisk, minDisk, minDownload, minUpload, supportPublicIp) were not applied: the answer is the GPU type's price and stock",
 }
 
