@@ -3,7 +3,9 @@ package proxy
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // The Crossplane provider torrescd/provider-runpod (commit 9df1dc1, its
@@ -78,91 +80,159 @@ func TestCrossplaneTemplateControllerBecomesReady(t *testing.T) {
 	})
 }
 
-// The same provider's endpoint controller: Create sends its EndpointInput,
+// The same provider's endpoint controller (xp* checks:
+// e2e_clients_crossplane_checks_test.go), driven as it drives v1 against
+// -demo (the simulator with the demo seed): Create sends its EndpointInput
+// and takes the answer as the endpoint only if it passes the client's
+// observation check (templateId, version, workers and the template itself,
+// issue 37: v1 answered a create with its whole Endpoint schema); then
 // Observe reads GET /endpoints/{id}?includeTemplate=true&includeWorkers=true
-// and checks the endpoint (endpointMatchesInput, unrepairableExternalState),
-// the template it was made from (endpointTemplateMatches: the template
-// itself, with its name, category, readme "", isRunpod false) and each
-// worker (endpointWorkersMatch). Everything but the workers' cost and
-// machine.secureCloud is answered as it checks (issue 37); those two have no
-// v2 source for a worker (COMPATIBILITY.md), so with an active worker the
-// controller does not reach ready.
-func TestCrossplaneEndpointControllerObservesWhatItChecks(t *testing.T) {
-	underEachReading(t, func(t *testing.T, rd simReading) {
-		e := newE2E(t, e2eOpts{sim: rd.apply})
-		r := e.v1("POST", "/v1/templates", `{"name":"worker-xp-1","category":"NVIDIA","imageName":"ghcr.io/acme/w@sha256:`+
-			`0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef","isPublic":false,"isServerless":true,"containerDiskInGb":50,`+
-			`"dockerEntrypoint":[],"dockerStartCmd":[],"ports":["8000/http"],"readme":"","volumeInGb":0,"volumeMountPath":"","env":{},"containerRegistryAuthId":""}`)
-		e.want(r, 200)
-		tpl, _ := r.json(t)["id"].(string)
-		c := e.v1("POST", "/v1/endpoints", `{"name":"llm-xp-1","templateId":"`+tpl+`","computeType":"GPU","gpuCount":1,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],`+
-			`"allowedCudaVersions":[],"dataCenterIds":["US-TX-3"],"workersMin":1,"workersMax":1,"idleTimeout":5,"scalerType":"QUEUE_DELAY","scalerValue":4,`+
-			`"executionTimeoutMs":600000,"flashboot":false,"networkVolumeIds":[]}`)
-		e.want(c, 200)
-		id, _ := c.json(t)["id"].(string)
-		g := e.v1("GET", "/v1/endpoints/"+id+"?includeTemplate=true&includeWorkers=true", "")
-		e.want(g, 200)
-		var got map[string]json.RawMessage
-		if err := json.Unmarshal(g.body, &got); err != nil {
-			t.Fatal(err)
-		}
-		want := map[string]string{"name": `"llm-xp-1"`, "templateId": `"` + tpl + `"`, "computeType": `"GPU"`, "gpuCount": "1", "workersMin": "1", "workersMax": "1",
-			"idleTimeout": "5", "scalerType": `"QUEUE_DELAY"`, "scalerValue": "4", "executionTimeoutMs": "600000", "flashboot": "false",
-			"networkVolumeId": "null", "networkVolumeIds": "[]", "minCudaVersion": "null", "env": "{}", "allowedCudaVersions": "[]",
-			"gpuTypeIds": `["NVIDIA GeForce RTX 4090"]`, "dataCenterIds": `["US-TX-3"]`}
-		for k, v := range want {
-			if string(got[k]) != v {
-				t.Errorf("%s: %s, the controller wants %s", k, got[k], v)
-			}
-		}
-		if _, ok := got["version"]; !ok {
-			t.Error("no version: the controller refuses the observation")
-		}
-		var tp map[string]json.RawMessage
-		_ = json.Unmarshal(got["template"], &tp)
-		for k, v := range map[string]string{"id": `"` + tpl + `"`, "name": `"worker-xp-1"`, "category": `"NVIDIA"`, "isPublic": "false", "isRunpod": "false",
-			"isServerless": "true", "containerDiskInGb": "50", "volumeInGb": "0", "env": "{}", "containerRegistryAuthId": "null", "readme": `""`,
-			"volumeMountPath": `""`, "dockerEntrypoint": "[]", "dockerStartCmd": "[]", "ports": `["8000/http"]`} {
-			if string(tp[k]) != v {
-				t.Errorf("template %s: %s, the controller wants %s", k, tp[k], v)
-			}
-		}
-		var ws []map[string]json.RawMessage
-		if err := json.Unmarshal(got["workers"], &ws); err != nil || ws == nil {
-			t.Errorf("workers %s: the controller wants a list", got["workers"])
-		}
-		if len(ws) == 0 {
-			t.Fatal("no worker: the simulator starts workersMin of them")
-		}
-		for _, w := range ws {
-			for k, v := range map[string]string{"endpointId": `"` + id + `"`, "templateId": `"` + tpl + `"`, "containerDiskInGb": "50", "containerRegistryAuthId": "null",
-				"dockerEntrypoint": "[]", "dockerStartCmd": "[]", "ports": `["8000/http"]`, "env": "{}", "volumeInGb": "0", "volumeMountPath": "null",
-				"volumeEncrypted": "false", "networkVolume": "null", "publicIp": "null", "portMappings": "null", "savingsPlans": "null",
-				"desiredStatus": `"RUNNING"`, "interruptible": "false", "locked": "false",
-				// The rest of endpointWorkersMatch and of the client's
-				// validateEndpointResponse: the worker's identity, the
-				// endpoint's version, the template's image and one GPU.
-				"image":      `"ghcr.io/acme/w@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"`,
-				"slsVersion": string(got["version"])} {
-				if string(w[k]) != v {
-					t.Errorf("worker %s: %s, the controller wants %s", k, w[k], v)
+// and is ready when the endpoint, its template and each worker pass. A
+// worker's cost, machine prices and secureCloud come from the GPU catalog
+// (list prices; secureCloud only for a type v2 runs in one cloud): with a
+// Secure-Cloud-only type the controller becomes ready; with a type offered
+// in both clouds v2 does not say which cloud the worker is on (null), and
+// the controller refuses exactly that, as it would any worker it cannot
+// prove is on Secure Cloud.
+func TestCrossplaneEndpointControllerBecomesReady(t *testing.T) {
+	for _, tc := range []struct {
+		name, gpu, dc string
+		maxCostMilli  int
+		refused       []string // what Observe refuses; none: ready
+	}{
+		{name: "a Secure-Cloud-only GPU type: ready", gpu: "NVIDIA L40S", dc: "EU-CZ-1", maxCostMilli: 2000},
+		{name: "a GPU type offered in both clouds: the worker's cloud is unknown", gpu: "NVIDIA GeForce RTX 4090", dc: "US-TX-3", maxCostMilli: 2000,
+			refused: []string{"worker 0 machine.secureCloud null"}},
+		{name: "a worker above the cost bound is refused on its list price", gpu: "NVIDIA L40S", dc: "EU-CZ-1", maxCostMilli: 1500,
+			refused: []string{"worker 0 costPerHr 1.9 / adjustedCostPerHr 1.9", "worker 0 machine.costPerHr 1.9 / currentPricePerGpu 1.9"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			underEachReading(t, func(t *testing.T, rd simReading) {
+				e := newE2E(t, e2eOpts{sim: rd.apply, seed: true})
+				in, b := xpCreateTemplate(t, e, tc.gpu, tc.dc, tc.maxCostMilli)
+				c := e.v1("POST", "/v1/endpoints", mustMarshal(t, in))
+				e.want(c, 200)
+				created, err := xpDecode(c.body)
+				if err != nil {
+					t.Fatal(err)
 				}
-			}
-			var g struct{ Count *int }
-			if id, ok := w["id"]; !ok || string(id) == "null" || json.Unmarshal(w["gpu"], &g) != nil || g.Count == nil || *g.Count != 1 {
-				t.Errorf("worker id %s, gpu %s: the controller wants an id and gpu.count 1", w["id"], w["gpu"])
-			}
-			// Every key of v1's Pod: the controller decodes each one and
-			// tells an absent key from null (issue 37); machine only with
-			// includeMachine, which it does not send.
-			for _, k := range []string{"adjustedCostPerHr", "aiApiId", "consumerUserId", "containerDiskInGb", "containerRegistryAuthId", "costPerHr",
-				"cpuFlavorId", "desiredStatus", "dockerEntrypoint", "dockerStartCmd", "endpointId", "env", "gpu", "id", "image", "interruptible",
-				"lastStartedAt", "lastStatusChange", "locked", "machineId", "memoryInGb", "name", "networkVolume", "portMappings", "ports",
-				"publicIp", "savingsPlans", "slsVersion", "templateId", "vcpuCount", "volumeEncrypted", "volumeInGb", "volumeMountPath"} {
-				if _, ok := w[k]; !ok {
-					t.Errorf("worker has no %s", k)
+				// CreateEndpoint: the answer is the endpoint, not an
+				// ambiguous create (which would send the client to its
+				// recovery by name, xpRecover).
+				if bad := xpValidateObservation(created); len(bad) > 0 || created.str("name") != in.Name || created.str("templateId") != in.TemplateID {
+					t.Fatalf("create answer refused (%v): the client would take its ambiguous-create recovery: %s", bad, c.body)
 				}
-			}
-		}
-	})
+				g := e.v1("GET", "/v1/endpoints/"+created.str("id")+"?includeTemplate=true&includeWorkers=true", "")
+				e.want(g, 200)
+				ep, _ := xpDecode(g.body)
+				if len(ep.list("workers")) != 1 {
+					t.Fatalf("workers %s: workersMin 1 starts one", ep["workers"])
+				}
+				if bad := xpObserve(in, ep, b); !slices.Equal(bad, tc.refused) {
+					t.Errorf("Observe refuses %q, want %q\n%s", bad, tc.refused, g.body)
+				}
+			})
+		})
+	}
+}
+
+// The controller's recovery from an ambiguous create (a lost answer): it
+// lists GET /endpoints?includeTemplate=true&includeWorkers=true, refuses the
+// whole list if any endpoint fails its observation check, finds its
+// endpoint by name, reasserts it with a PATCH and reads it back. On an
+// account whose endpoints were all made through the gateway, this reaches
+// ready. In -demo the seeded endpoint was made outside the gateway: v2
+// keeps no link from an endpoint to its template, so its templateId is
+// null (the honest answer, P8), and the client refuses every list that
+// contains it: recovery cannot succeed there, whatever the gateway answers
+// for the endpoint being recovered.
+func TestCrossplaneEndpointRecoveryByName(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		seed    bool
+		refused bool
+	}{
+		{"an account whose endpoints were made through the gateway: recovered, ready", false, false},
+		{"-demo: the seeded endpoint (made outside the gateway) has no templateId, and the client refuses the list", true, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			underEachReading(t, func(t *testing.T, rd simReading) {
+				e := newE2E(t, e2eOpts{sim: rd.apply, seed: tc.seed})
+				in, b := xpCreateTemplate(t, e, "NVIDIA L40S", "EU-CZ-1", 2000)
+				e.want(e.v1("POST", "/v1/endpoints", mustMarshal(t, in)), 200) // its answer lost
+				l := e.v1("GET", "/v1/endpoints?includeTemplate=true&includeWorkers=true", "")
+				e.want(l, 200)
+				var list []xpObj
+				if err := json.Unmarshal(l.body, &list); err != nil {
+					t.Fatal(err)
+				}
+				var found xpObj
+				refused := false
+				for _, ep := range list {
+					if bad := xpValidateObservation(ep); len(bad) > 0 {
+						refused = true
+						if !tc.refused {
+							t.Errorf("endpoint %s refused: %v", ep.str("id"), bad)
+						}
+					}
+					if ep.str("name") == in.Name {
+						found = ep
+					}
+				}
+				if refused != tc.refused {
+					t.Fatalf("list refused %v, want %v: %s", refused, tc.refused, l.body)
+				}
+				if tc.refused {
+					return
+				}
+				if found == nil {
+					t.Fatal("not found by name")
+				}
+				if bad := xpObserve(in, found, b); len(bad) > 0 {
+					t.Fatalf("the found endpoint refused: %q", bad)
+				}
+				// Reassert with an idempotent PATCH (its EndpointUpdateInput:
+				// no computeType), then read it back, as UpdateEndpoint does
+				// when the PATCH answer lacks workers or template.
+				upd := in
+				upd.ComputeType = ""
+				body := strings.Replace(mustMarshal(t, upd), `"computeType":"",`, "", 1)
+				u := e.v1("PATCH", "/v1/endpoints/"+found.str("id"), body)
+				e.want(u, 200)
+				e.clock.advance(10 * time.Minute) // a template rollout reaches the worker
+				g := e.v1("GET", "/v1/endpoints/"+found.str("id")+"?includeTemplate=true&includeWorkers=true", "")
+				e.want(g, 200)
+				ep, _ := xpDecode(g.body)
+				if bad := xpObserve(in, ep, b); len(bad) > 0 {
+					t.Errorf("after the reassertion Observe refuses %q\n%s", bad, g.body)
+				}
+			})
+		})
+	}
+}
+
+// xpCreateTemplate makes the serverless template as the provider's
+// template controller does, and returns the endpoint controller's input
+// for it and its binding.
+func xpCreateTemplate(t *testing.T, e *e2e, gpu, dc string, maxCostMilli int) (xpEndpointInput, xpTemplateBinding) {
+	t.Helper()
+	const image = "ghcr.io/acme/w@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+	r := e.v1("POST", "/v1/templates", `{"name":"worker-xp-1","category":"NVIDIA","imageName":"`+image+`","isPublic":false,"isServerless":true,"containerDiskInGb":50,`+
+		`"dockerEntrypoint":[],"dockerStartCmd":[],"ports":["8000/http"],"readme":"","volumeInGb":0,"volumeMountPath":"","env":{},"containerRegistryAuthId":""}`)
+	e.want(r, 200)
+	tpl, _ := r.json(t)["id"].(string)
+	in := xpEndpointInput{Name: "llm-xp-0f3c9a", TemplateID: tpl, ComputeType: "GPU", GPUCount: 1, GPUTypeIDs: []string{gpu}, DataCenterIDs: []string{dc},
+		WorkersMin: 1, WorkersMax: 1, IdleTimeout: 5, ScalerType: "QUEUE_DELAY", ScalerValue: 4, ExecutionTimeoutMs: 600000}
+	b := xpTemplateBinding{id: tpl, name: "worker-xp-1", image: image, containerDiskGB: 50, entrypoint: []string{}, startCmd: []string{},
+		ports: []string{"8000/http"}, maxWorkerCostMilliUSDh: maxCostMilli}
+	return in, b
+}
+
+func mustMarshal(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

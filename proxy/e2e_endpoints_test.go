@@ -86,7 +86,10 @@ func testE2EEndpointLifecycle(t *testing.T, rd simReading) {
 	m = e.mark()
 	r = e.v1("POST", "/v1/endpoints", `{"templateId":"`+tplID+`","gpuTypeIds":["NVIDIA L40S"],"workersMin":1,"workersMax":2}`)
 	e.want(r, 200)
-	e.wantCalls(m, "GET /v2/templates/"+tplID, "GET /v2/catalog/gpus", "POST /v2/serverless", "GET /v2/serverless/"+r.json(t)["id"].(string)+"/releases")
+	// The answer carries the template and the workers, as v1's create did
+	// (issue 37): the template read above, and the workers, which give
+	// version (no releases call).
+	e.wantCalls(m, "GET /v2/templates/"+tplID, "GET /v2/catalog/gpus", "POST /v2/serverless", "GET /v2/serverless/"+r.json(t)["id"].(string)+"/workers")
 	// Your own template is spread into the create, never named (H4): no
 	// reading of v2 can bind it to the endpoint.
 	mustJSON(t, e.lastBody("POST", "/v2/serverless"), `{"name":"sdxl-worker","type":"QUEUE",
@@ -204,7 +207,7 @@ func testE2EEndpointVariants(t *testing.T, rd simReading) {
 		id := r.json(t)["id"].(string)
 		// A public template is read (never spread: it cannot be yours to
 		// lose) and named.
-		e.wantCalls(m, "GET /v2/templates/"+public, "POST /v2/serverless", "GET /v2/serverless/"+id+"/releases")
+		e.wantCalls(m, "GET /v2/templates/"+public, "POST /v2/serverless", "GET /v2/serverless/"+id+"/workers")
 		mustJSON(t, e.lastBody("POST", "/v2/serverless"), `{"name":"cpu","type":"QUEUE","templateId":"`+public+`","scaling":{"type":"REQUEST_COUNT","requestCount":2},
 			"cpu":[{"id":"cpu5c","vcpuCount":4},{"id":"cpu3c","vcpuCount":4}],"timeout":60000,"flashboot":"OFF"}`)
 		j := r.json(t)

@@ -43,7 +43,7 @@ func TestEmptyStringsMeanNotSetOnEveryOperation(t *testing.T) {
 			script: []step{{method: "GET", path: "/v2/pods/p1", status: 200, body: pod("p1")}, {method: "PATCH", path: "/v2/pods/p1", status: 200, body: pod("p1")}}, write: "PATCH /v2/pods/p1", status: 200,
 			want: `{"env":{"A":"b"}}`},
 		{op: "CreateEndpoint", body: `{"templateId":"tpl1","name":"","gpuTypeIds":["NVIDIA GeForce RTX 4090"],"scalerType":"","computeType":"","minCudaVersion":"","networkVolumeId":""}`,
-			script: []step{serverlessTpl, catalogStep(), {method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, releasesStep("ep1", 1)},
+			script: []step{serverlessTpl, catalogStep(), {method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, workersStep("ep1", 1)},
 			write:  "POST /v2/serverless", status: 200,
 			want: `{"name":"worker-tpl","type":"QUEUE","templateId":"tpl1","scaling":{"type":"QUEUE_DELAY","queueDelay":4},
 				"gpu":{"pools":["ADA_24"],"excludedTypes":["NVIDIA L4"],"count":1},"workers":{"idleTimeout":5}}`},

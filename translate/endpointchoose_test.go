@@ -72,7 +72,7 @@ func TestCreateGPUEndpointWithoutGPUTypeIDsChoosesAsPodsDo(t *testing.T) {
 			res, f := run(t, "CreateEndpoint", runOpts{body: tc.body, options: Options{DefaultGPUTypes: tc.defaults}},
 				slsCatStep(tc.catQuery, slsCatalog),
 				step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1", set("gpu", `{"pools":["ADA_24"],"excludedTypes":["NVIDIA GeForce RTX 4090"],"count":1,"allowedCudaVersions":[],"minCudaVersion":null}`))},
-				releasesStep("ep1", 1))
+				workersStep("ep1", 1), tplGetStep("tpl1"))
 			wantStatus(t, res, 200)
 			var created map[string]any
 			jsonDecode(t, f.bodies("POST", "/v2/serverless")[0], &created)

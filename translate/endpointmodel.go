@@ -217,12 +217,24 @@ func endpointTemplateView(e *v2Endpoint) *v1Template {
 // GPU pools (H2)
 
 // v2GPUPoolCatalog is the part of GET /v2/catalog/gpus the pool arithmetic
-// reads.
+// reads, and the serverless workers' list prices and cloud (workerprice.go).
 type v2GPUPoolCatalog struct {
-	GPUs []struct {
-		ID   string  `json:"id"`
-		Pool *string `json:"pool"` // null: not in a serverless pool
-	} `json:"gpus"`
+	GPUs []v2PoolGPU `json:"gpus"`
+}
+
+// v2PoolGPU is one GPU type of v2GPUPoolCatalog.
+type v2PoolGPU struct {
+	ID        string  `json:"id"`
+	Pool      *string `json:"pool"` // null: not in a serverless pool
+	Secure    bool    `json:"secure"`
+	Community bool    `json:"community"`
+	Price     struct {
+		Serverless *float64 `json:"serverless"` // per GPU per hour; absent: no serverless pool for the caller
+	} `json:"price"`
+	MaxCount struct {
+		Secure    int `json:"secure"`
+		Community int `json:"community"`
+	} `json:"maxCount"`
 }
 
 // poolSelection turns a v1 allow-list of GPU types into v2 pools and

@@ -125,6 +125,14 @@ type endpointAnswers struct {
 	c     Caller
 	cat   *v2GPUPoolCatalog
 	notes *Result
+	// read holds templates already read by the plan (a create reads the
+	// one it is made from), by id: templateViews does not read them again.
+	read map[string]*v2TemplateForPod
+	// created: the answer is of an endpoint v2 has just created. Its
+	// workers are best effort: a failing read leaves them out with a
+	// warning (and version from the releases) rather than report a
+	// failure that would invite a second create (P3, P4).
+	created bool
 }
 
 func (ea *endpointAnswers) warn(code, s string) { ea.notes.warn(code, s) }
@@ -165,9 +173,15 @@ func (ea *endpointAnswers) build(eps []v2Endpoint, q *endpointQuery, versions bo
 	case q != nil && q.includeWorkers:
 		for i := range eps {
 			if r := ea.workers(&out[i]); r != nil {
-				return nil, r
+				if !ea.created {
+					return nil, r
+				}
+				ea.warn(CodeAnswerUnreadable, "workers omitted: the endpoint was created, but its v2 worker list could not be read: "+message1(r))
+				ea.versions(out[i : i+1])
+				continue
 			}
 			workerContainer(out[i].Workers, &eps[i])
+			priceWorkers(out[i].Workers, ea.cat)
 		}
 	case versions:
 		ea.versions(out)
@@ -266,6 +280,10 @@ func (ea *endpointAnswers) templateViews(out []v1Endpoint) {
 	known := lookupFacts(ea.ctx, ea.req, FactTemplate, ids)
 	views := make(map[string]v1Template, len(ids))
 	for _, id := range ids {
+		if t, ok := ea.read[id]; ok && t.ID == id {
+			views[id] = v1TemplateFrom(t, known[id].Template)
+			continue
+		}
 		a, err := ea.c.Call(ea.ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", id)})
 		if err != nil || !a.OK() {
 			continue
@@ -361,6 +379,7 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	// remembers which endpoints were made this way (P8), to spread a
 	// template of the client's own into the body (spreadTemplate, H4).
 	spread := req.Facts != nil
+	var tplRead *v2TemplateForPod // the template, when read here: the answer's includes it
 	if in.name == nil || spread {
 		a, err := c.Call(ctx, V2Call{Method: http.MethodGet, Path: V2Path("/v2/templates/%s", in.templateID)})
 		if err != nil {
@@ -376,6 +395,7 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if r != nil {
 			return withNotes(r, notes)
 		}
+		tplRead = tpl
 		if !tpl.Serverless {
 			return withNotes(Fail(http.StatusBadRequest, fmt.Sprintf("templateId: template %q is a pod template (isServerless false); an endpoint needs a serverless template", in.templateID)), notes)
 		}
@@ -447,8 +467,17 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	// v2 keeps no link to the template: the gateway remembers it (P8) and
 	// echoes the request's templateId.
 	recordFact(ctx, req, FactEndpoint, ep.ID, Fact{TemplateID: in.templateID, Created: true})
-	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes}
-	return ea.one(ep, nil, in.templateID)
+	ea := &endpointAnswers{ctx: ctx, req: req, c: c, cat: cat, notes: notes, created: true}
+	if tplRead != nil {
+		ea.read = map[string]*v2TemplateForPod{in.templateID: tplRead}
+	}
+	// v1 answered a create with its Endpoint schema, template and workers
+	// included: v1's POST /endpoints has no include parameters (they are
+	// GET's), and v1 answered every key of its schema (issue 37). The
+	// template is the one the endpoint was made from; the workers are those
+	// v2 has started so far (workersMin), [] when none. The workers call
+	// also gives version, in place of the releases call.
+	return ea.one(ep, &endpointQuery{includeTemplate: true, includeWorkers: true}, in.templateID)
 }
 
 // spreadTemplate puts the container settings of a template of the client's

@@ -53,6 +53,8 @@ func (c *epRoutedCaller) Call(_ context.Context, call V2Call) (*V2Answer, error)
 		return ok(200, `{"endpoints":[`+c.endpoint+`]}`)
 	case strings.HasSuffix(call.Path, "/releases"):
 		return ok(200, releases(1))
+	case strings.HasSuffix(call.Path, "/workers"):
+		return ok(200, `{"workers":[],"summary":{"running":0,"idle":0,"initializing":0,"throttled":0,"unhealthy":0,"total":0},"endpointVersion":1}`)
 	case strings.HasPrefix(call.Path, "/v2/serverless/"):
 		return ok(200, c.endpoint)
 	case call.Path == "/v2/templates" && call.Method == "POST":

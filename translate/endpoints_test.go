@@ -74,6 +74,33 @@ func catalogStep() step {
 func releasesStep(id string, version int) step {
 	return step{method: "GET", path: "/v2/serverless/" + id + "/releases", status: 200, body: releases(version)}
 }
+
+// createdSteps are the reads of a create's answer, which carries the
+// endpoint's template and workers as v1's did (issue 37): its workers
+// (which give version), then its template tpl, unless the plan read it
+// already (tpl "").
+func createdSteps(id string, version int, tpl string) []step {
+	s := []step{workersStep(id, version)}
+	if tpl != "" {
+		s = append(s, tplGetStep(tpl))
+	}
+	return s
+}
+
+// tplGetStep answers GET /v2/templates/{id} with serverlessTemplate.
+func tplGetStep(id string) step {
+	return step{method: "GET", path: "/v2/templates/" + id, status: 200, body: strings.Replace(serverlessTemplate, `"id":"tpl1"`, `"id":"`+id+`"`, 1)}
+}
+
+// workersStep answers GET /v2/serverless/{id}/workers with no worker.
+func workersStep(id string, version int) step {
+	return step{method: "GET", path: "/v2/serverless/" + id + "/workers", status: 200,
+		body: fmt.Sprintf(`{"workers":[],"summary":{"running":0,"idle":0,"initializing":0,"throttled":0,"unhealthy":0,"total":0},"endpointVersion":%d}`, version)}
+}
+
+// with is steps followed by more.
+func with(steps []step, more ...step) []step { return append(append([]step{}, steps...), more...) }
+
 func epGetStep(id, body string) step {
 	return step{method: "GET", path: "/v2/serverless/" + id, status: 200, body: body}
 }
@@ -170,8 +197,12 @@ func TestCreateEndpointBodyMapping(t *testing.T) {
 			if strings.Contains(tc.body, `"CPU"`) {
 				answer = endpoint("ep1", cpuEndpoint)
 			}
-			script := append(append([]step{}, tc.pre...),
-				step{method: "POST", path: "/v2/serverless", status: 201, body: answer}, releasesStep("ep1", 1))
+			tpl := "tpl1"
+			if hasStep(tc.pre, "/v2/templates/tpl1") {
+				tpl = "" // read for the name: not again
+			}
+			script := with(append(append([]step{}, tc.pre...),
+				step{method: "POST", path: "/v2/serverless", status: 201, body: answer}), createdSteps("ep1", 1, tpl)...)
 			res, f := run(t, "CreateEndpoint", runOpts{body: tc.body}, script...)
 			wantStatus(t, res, 200)
 			bodies := f.bodies("POST", "/v2/serverless")
@@ -193,13 +224,15 @@ func TestCreateEndpointAnswer(t *testing.T) {
 	created := endpoint("ep1", set("gpu", `{"pools":["ADA_24","AMPERE_48"],"excludedTypes":["NVIDIA L4"],"count":2,"allowedCudaVersions":["12.8"],"minCudaVersion":null}`),
 		set("networkVolumes", `["vol1","vol2"]`), set("timeout", 600000))
 	res, _ := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","name":"gen","gpuTypeIds":["NVIDIA GeForce RTX 4090"]}`},
-		catalogStep(), step{method: "POST", path: "/v2/serverless", status: 201, body: created}, releasesStep("ep1", 1))
+		with([]step{catalogStep(), {method: "POST", path: "/v2/serverless", status: 201, body: created}}, createdSteps("ep1", 1, "tpl1")...)...)
 	wantStatus(t, res, 200)
 	jsonEqual(t, "v1 endpoint", res.Body, `{"id":"ep1","name":"image-generator","allowedCudaVersions":["12.8"],"computeType":"GPU",
 		"createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],"env":{"MODEL":"sdxl"},"executionTimeoutMs":600000,"flashboot":false,"gpuCount":2,
 		"gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA A40","NVIDIA RTX A6000"],"idleTimeout":5,"minCudaVersion":null,"networkVolumeId":"vol1",
-		"networkVolumeIds":["vol1","vol2"],"scalerType":"QUEUE_DELAY","scalerValue":4,"templateId":"tpl1","version":1,
-		"workersMax":3,"workersMin":0}`)
+		"networkVolumeIds":["vol1","vol2"],"scalerType":"QUEUE_DELAY","scalerValue":4,
+		"template":{"id":"tpl1","name":"worker-tpl","category":"NVIDIA","containerDiskInGb":20,"containerRegistryAuthId":null,"dockerEntrypoint":[],"dockerStartCmd":[],
+		"earned":null,"env":{},"imageName":"runpod/worker:1","isPublic":false,"isRunpod":false,"isServerless":true,"ports":[],"readme":null,"runtimeInMin":null,
+		"volumeInGb":0,"volumeMountPath":""},"templateId":"tpl1","version":1,"workers":[],"workersMax":3,"workersMin":0}`)
 }
 
 func TestCreateEndpointRejects(t *testing.T) {
@@ -263,9 +296,8 @@ func TestCreateEndpointLostReply(t *testing.T) {
 	old := endpoint("ep0", set("name", "gen"), cpuEndpoint, set("createdAt", "2026-03-01T00:00:00Z"))
 	t.Run("found after a timeout", func(t *testing.T) {
 		res, f := run(t, "CreateEndpoint", runOpts{body: body},
-			post(step{err: context.DeadlineExceeded}),
-			step{method: "GET", path: "/v2/serverless", status: 200, body: `{"endpoints":[` + old + `,` + mine + `]}`},
-			releasesStep("ep9", 1))
+			with([]step{post(step{err: context.DeadlineExceeded}), {method: "GET", path: "/v2/serverless", status: 200, body: `{"endpoints":[` + old + `,` + mine + `]}`}},
+				createdSteps("ep9", 1, "tpl1")...)...)
 		wantStatus(t, res, 200)
 		wantWarning(t, res, "endpoint ep9 was found")
 		if m := decodeV1(t, res.Body); m["id"] != "ep9" {
@@ -306,7 +338,7 @@ func TestCreateEndpointLostReply(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			script := []step{post(step{status: 503, body: problem(503, "unavailable")}), lookupAt(testNow.Add(tc.skew), tc.eps...)}
 			if tc.status == 200 {
-				script = append(script, releasesStep(tc.want, 1))
+				script = append(script, createdSteps(tc.want, 1, "tpl1")...)
 			}
 			res, f := run(t, "CreateEndpoint", runOpts{body: body}, script...)
 			wantStatus(t, res, tc.status)

@@ -285,7 +285,7 @@ func TestEndpointCreateSpreadsTheClientsOwnTemplateAndRemembersIt(t *testing.T) 
 			facts := newFakeFacts()
 			res, f := run(t, "CreateEndpoint", runOpts{facts: facts, body: tc.body},
 				step{method: "GET", path: "/v2/templates/tpl1", status: 200, body: tc.template}, catalogStep(),
-				step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, releasesStep("ep1", 1))
+				step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, workersStep("ep1", 1))
 			wantStatus(t, res, 200)
 			jsonEqual(t, "v2 create body", []byte(f.bodies("POST", "/v2/serverless")[0]), tc.want)
 			if got := decodeV1(t, res.Body)["templateId"]; got != "tpl1" {

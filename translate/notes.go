@@ -32,7 +32,7 @@ var NoteCodes = map[string]string{
 	CodeLockNotApplied:           "a pod was created but locked=true could not be applied",
 	CodeAnswerUnreadable:         "the change was applied but v2's answer could not be read",
 	CodeLoadBalancerEndpoint:     "a v2 LOAD_BALANCER endpoint was listed; v1 cannot describe it",
-	CodeGPUTypesOmitted:          "an endpoint's gpuTypeIds were omitted: the v2 GPU catalog could not be read",
+	CodeGPUTypesOmitted:          "an endpoint's gpuTypeIds, or serverless workers' list prices (costPerHr, machine prices), were omitted or null: the v2 GPU catalog could not be read",
 	CodeVersionOmitted:           "an endpoint's version was omitted: its v2 releases could not be read",
 	CodeIdleTimeoutDropped:       "idleTimeout was not applied (v2 has none for REQUEST_COUNT queue endpoints)",
 	CodeGPUPoolHazard:            "serverless GPU types became v2 pools minus exclusions; later pool additions become eligible",

@@ -152,7 +152,7 @@ var Operations = []Operation{
 		V2: []string{"POST /v2/pods/{id}/action", "GET /v2/pods/{id}"}, Plan: restartPodPlan},
 
 	{Name: "CreateEndpoint", OperationID: "CreateEndpoint", Method: "POST", Path: "/endpoints", Resource: "endpoints", Kind: KindCreate, Success: 200,
-		V2: []string{"GET /v2/templates/{id}", "GET /v2/catalog/gpus", "GET /v2/catalog/cpus", "POST /v2/serverless", "GET /v2/serverless", "GET /v2/serverless/{id}/releases"}, Plan: createEndpointPlan},
+		V2: []string{"GET /v2/templates/{id}", "GET /v2/catalog/gpus", "GET /v2/catalog/cpus", "POST /v2/serverless", "GET /v2/serverless", "GET /v2/serverless/{id}/workers"}, Plan: createEndpointPlan},
 	{Name: "ListEndpoints", OperationID: "ListEndpoints", Method: "GET", Path: "/endpoints", Resource: "endpoints", Kind: KindList, Success: 200,
 		V2: []string{"GET /v2/serverless", "GET /v2/catalog/gpus", "GET /v2/serverless/{id}/workers", "GET /v2/templates/{id}"}, Plan: listEndpointsPlan},
 	{Name: "GetEndpoint", OperationID: "GetEndpoint", Method: "GET", Path: "/endpoints/{endpointId}", Resource: "endpoints", Kind: KindGet, Success: 200,

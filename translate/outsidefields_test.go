@@ -29,7 +29,7 @@ func TestFieldsOutsideTheV1DocumentAreTranslatedOrIgnoredNeverRefused(t *testing
 		{name: "official Terraform provider: endpoint create with env (a v1 endpoint runs its template's settings)",
 			op:     "CreateEndpoint",
 			body:   `{"templateId":"tpl1","name":"gen","gpuTypeIds":["NVIDIA GeForce RTX 4090"],"env":{"MODEL":"small"},"gpuTypePriority":"custom","cpuFlavorPriority":"availability"}`,
-			script: []step{catalogStep(), {method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, releasesStep("ep1", 1)},
+			script: []step{catalogStep(), {method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, workersStep("ep1", 1), tplGetStep("tpl1")},
 			write:  "POST /v2/serverless", status: 200,
 			want: `{"name":"gen","type":"QUEUE","templateId":"tpl1","scaling":{"type":"QUEUE_DELAY","queueDelay":4},
 				"gpu":{"pools":["ADA_24"],"excludedTypes":["NVIDIA L4"],"count":1},"workers":{"idleTimeout":5}}`,
@@ -125,7 +125,7 @@ func TestFieldsOutsideTheV1DocumentAreTranslatedOrIgnoredNeverRefused(t *testing
 func TestOutsideFieldsDoNotDependOnCompatMode(t *testing.T) {
 	for _, lenient := range []bool{false, true} {
 		res, _ := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","name":"gen","gpuTypeIds":["NVIDIA L4"],"env":{"A":"1"},"imageName":"x"}`, options: Options{Lenient: lenient}},
-			catalogStep(), step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, releasesStep("ep1", 1))
+			catalogStep(), step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, workersStep("ep1", 1), tplGetStep("tpl1"))
 		wantStatus(t, res, 200)
 		if len(res.Dropped) != 0 {
 			t.Errorf("lenient=%v: dropped %v", lenient, res.Dropped)

@@ -356,7 +356,7 @@ func TestCreateCPUEndpointWithoutCPUFlavorIDs(t *testing.T) {
 			want(2, "cpu3c", "cpu3g", "cpu5c", "cpu5g"), []string{CodeCandidatesUnranked, CodeCPUFlavorChosen}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res, f := run(t, "CreateEndpoint", runOpts{body: tc.body}, tc.cat, created, releasesStep("ep1", 1))
+			res, f := run(t, "CreateEndpoint", runOpts{body: tc.body}, tc.cat, created, workersStep("ep1", 1), tplGetStep("tpl1"))
 			wantStatus(t, res, 200)
 			jsonEqual(t, "v2 create body", []byte(f.bodies("POST", "/v2/serverless")[0]), tc.want)
 			if !reflect.DeepEqual(noteCodes(res), tc.codes) {
@@ -419,7 +419,7 @@ func TestEndpointContainerFieldsAreIgnoredAsV1Did(t *testing.T) {
 	}
 	t.Run("on create too", func(t *testing.T) {
 		res, f := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","name":"n","gpuTypeIds":["NVIDIA L4"],"imageName":"img"}`},
-			catalogStep(), step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, releasesStep("ep1", 1))
+			catalogStep(), step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1")}, workersStep("ep1", 1), tplGetStep("tpl1"))
 		wantStatus(t, res, 200)
 		wantWarning(t, res, "imageName was ignored")
 		if b := f.bodies("POST", "/v2/serverless")[0]; strings.Contains(b, "img") {
@@ -440,7 +440,7 @@ func TestEndpointFlashbootAsV2Mode(t *testing.T) {
 	}
 	t.Run("on create", func(t *testing.T) {
 		res, f := run(t, "CreateEndpoint", runOpts{body: `{"templateId":"tpl1","name":"n","computeType":"CPU","cpuFlavorIds":["cpu3c"],"flashboot":"PRIORITY_FLASHBOOT"}`},
-			step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1", cpuEndpoint)}, releasesStep("ep1", 1))
+			step{method: "POST", path: "/v2/serverless", status: 201, body: endpoint("ep1", cpuEndpoint)}, workersStep("ep1", 1), tplGetStep("tpl1"))
 		wantStatus(t, res, 200)
 		if b := f.bodies("POST", "/v2/serverless")[0]; !strings.Contains(b, `"flashboot":"PRIORITY_FLASHBOOT"`) {
 			t.Errorf("create body %s", b)

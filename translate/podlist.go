@@ -220,7 +220,10 @@ func listPodsPlan(ctx context.Context, req *Request, c Caller) *Result {
 		if r != nil {
 			return r
 		}
-		return podListAnswer(nil, workerTemplates(ctx, req, q, filterWorkers(q, workers, q.includeMachine)), 0)
+		ws := workerTemplates(ctx, req, q, filterWorkers(q, workers, q.includeMachine))
+		notes := &Result{}
+		workerPrices(ctx, req, c, ws, notes)
+		return withNotes(podListAnswer(nil, ws, 0), notes)
 	}
 	streamable := !q.includeMachine && !q.includeNetworkVolume && !q.includeTemplate && !q.includeWorkers && (q.templateID == nil || req.Facts == nil) && !req.Models
 	if sc, ok := c.(StreamCaller); ok && streamable {
@@ -276,12 +279,14 @@ func listPods(ctx context.Context, req *Request, c Caller, q *podQuery, a *V2Ans
 		return r
 	}
 	var workers []v1Worker
+	notes := &Result{}
 	if q.includeWorkers {
 		all, r := allWorkers(ctx, req, c)
 		if r != nil {
 			return r
 		}
 		workers = workerTemplates(ctx, req, q, filterWorkers(q, all, q.includeMachine))
+		workerPrices(ctx, req, c, workers, notes)
 	}
 	if req.Models {
 		models := st.podModels(pods, out)
@@ -291,7 +296,7 @@ func listPods(ctx context.Context, req *Request, c Caller, q *podQuery, a *V2Ans
 		}
 		return res
 	}
-	return podListAnswer(out, workers, len(a.Body))
+	return withNotes(podListAnswer(out, workers, len(a.Body)), notes)
 }
 
 // streamPodList is GET /v1/pods without include* (the common case): each
@@ -607,10 +612,12 @@ type podWorker struct {
 // v1Worker is a v1 Pod built from a v2 Worker: what v2 tells about workers
 // is far less than about pods. Every key of v1's Pod is there (issue 37),
 // as in a pod's answer (podjson.V1Pod): what v2 tells, v1's value where it
-// is certain (no entrypoint override, no spot, no lock, no pod volume), and
-// null where it is unknown (a worker's name, cost, savings plans, public
-// address, host machine; its image and GPU until v2 places it). machine is
-// there with includeMachine, as v1's.
+// is certain (no entrypoint override, no spot, no lock, no pod volume), the
+// list prices of its GPU type (workerprice.go), and null where it is
+// unknown (a worker's name, savings plans, public address, host machine;
+// its image and GPU until v2 places it). machine is there with
+// includeMachine, as v1's, and in an endpoint's workers (v1's GET
+// /endpoints has no includeMachine).
 type v1Worker struct {
 	ID   string                 `json:"id"`
 	Name podjson.NullableString `json:"name"` // always null: v2 workers have no name
@@ -626,7 +633,7 @@ type v1Worker struct {
 	EndpointID    string                 `json:"endpointId"`
 	AiAPIID       string                 `json:"aiApiId"`
 	SlsVersion    *int                   `json:"slsVersion" nullable:"1"`
-	Machine       *podjson.V1PodMachine  `json:"machine,omitempty"`
+	Machine       *v1WorkerMachine       `json:"machine,omitempty"` // with includeMachine, and in an endpoint's workers
 	// A worker's CPU flavor, vCPUs and RAM, its host machine, last status
 	// change and renter: v2 tells none of them.
 	CPUFlavorID      podjson.NullableString `json:"cpuFlavorId"`
@@ -651,15 +658,17 @@ type v1Worker struct {
 	Locked          bool `json:"locked"`
 	VolumeInGb      int  `json:"volumeInGb"`
 	VolumeEncrypted bool `json:"volumeEncrypted"`
+	// List prices from the GPU catalog (priceWorkers), null when it has
+	// none for the worker's GPU type (or was not read).
+	CostPerHr         *float64 `json:"costPerHr" nullable:"1"`
+	AdjustedCostPerHr *float64 `json:"adjustedCostPerHr" nullable:"1"`
 	// Unknown for a worker in v2: null.
-	CostPerHr         *float64                    `json:"costPerHr" nullable:"1"`
-	AdjustedCostPerHr *float64                    `json:"adjustedCostPerHr" nullable:"1"`
-	NetworkVolume     *podjson.V1PodNetworkVolume `json:"networkVolume" nullable:"1"`
-	PortMappings      *map[string]int             `json:"portMappings" nullable:"1"`
-	PublicIP          *string                     `json:"publicIp" nullable:"1"`
-	SavingsPlans      *[]struct{}                 `json:"savingsPlans" nullable:"1"`
-	VolumeMountPath   *string                     `json:"volumeMountPath" nullable:"1"`
-	stale             bool                        // runs an older configuration than its endpoint's
+	NetworkVolume   *podjson.V1PodNetworkVolume `json:"networkVolume" nullable:"1"`
+	PortMappings    *map[string]int             `json:"portMappings" nullable:"1"`
+	PublicIP        *string                     `json:"publicIp" nullable:"1"`
+	SavingsPlans    *[]struct{}                 `json:"savingsPlans" nullable:"1"`
+	VolumeMountPath *string                     `json:"volumeMountPath" nullable:"1"`
+	stale           bool                        // runs an older configuration than its endpoint's
 }
 
 // workerContainer fills the container fields of the workers of endpoint e
@@ -811,7 +820,7 @@ func filterWorkers(q *podQuery, ws []podWorker, machine bool) []v1Worker {
 			v.LastStartedAt = podjson.NullableString(*w.StartedAt)
 		}
 		if machine && (gpuType != "" || dc != "") {
-			v.Machine = &podjson.V1PodMachine{GpuTypeID: gpuType, DataCenterID: dc}
+			v.Machine = &v1WorkerMachine{GpuTypeID: gpuType, DataCenterID: dc}
 		}
 		out = append(out, v)
 	}

@@ -143,13 +143,16 @@ const workersBody = `{"workers":[
 func TestListPodsWorkers(t *testing.T) {
 	t.Run("endpointId", func(t *testing.T) {
 		res, _ := run(t, "ListPods", runOpts{query: "endpointId=ep1&includeMachine=true"},
-			step{method: "GET", path: "/v2/serverless/ep1/workers", status: 200, body: workersBody})
+			step{method: "GET", path: "/v2/serverless/ep1/workers", status: 200, body: workersBody}, catalogStep())
 		wantStatus(t, res, 200)
 		// Every key of v1's Pod (issue 37): v1's certain values for a
 		// worker, null where v2 tells nothing (here also the container
-		// fields: the pod list reads no endpoint).
+		// fields: the pod list reads no endpoint). Its costs are the
+		// catalog's serverless list price for its GPU type (NVIDIA L4:
+		// 0.9 a GPU), and its cloud is Secure: the catalog operates L4
+		// in no other (maxCount.community 0); unplaced, they are null.
 		const rest = `"containerDiskInGb":null,"containerRegistryAuthId":null,"dockerEntrypoint":[],"dockerStartCmd":null,"env":null,"ports":null,` +
-			`"interruptible":false,"locked":false,"volumeInGb":0,"volumeEncrypted":false,"costPerHr":null,"adjustedCostPerHr":null,` +
+			`"interruptible":false,"locked":false,"volumeInGb":0,"volumeEncrypted":false,` +
 			`"networkVolume":null,"portMappings":null,"publicIp":null,"savingsPlans":null,"volumeMountPath":null`
 		// And v1's keys v2 tells nothing of for a worker: its name, CPU
 		// figures, host machine, last status change and renter; and, here,
@@ -158,12 +161,14 @@ func TestListPodsWorkers(t *testing.T) {
 		const unknown = `"name":null,"cpuFlavorId":null,"vcpuCount":null,"memoryInGb":null,"machineId":null,"lastStatusChange":null,"consumerUserId":null,"templateId":null`
 		jsonEqual(t, "workers", res.Body, `[
 			{"id":"w1","image":"img:w","desiredStatus":"RUNNING","gpu":{"id":"NVIDIA L4","count":1},"lastStartedAt":"2026-03-13T19:00:00Z",
-			 "endpointId":"ep1","aiApiId":"ep1","slsVersion":3,"machine":{"gpuTypeId":"NVIDIA L4","dataCenterId":"EU-RO-1"},`+rest+`,`+unknown+`},
-			{"id":"w2","desiredStatus":"RUNNING","endpointId":"ep1","aiApiId":"ep1","image":null,"gpu":null,"lastStartedAt":null,"slsVersion":null,`+rest+`,`+unknown+`}]`)
+			 "endpointId":"ep1","aiApiId":"ep1","slsVersion":3,"costPerHr":0.9,"adjustedCostPerHr":0.9,
+			 "machine":{"gpuTypeId":"NVIDIA L4","dataCenterId":"EU-RO-1","secureCloud":true,"costPerHr":0.9,"currentPricePerGpu":0.9},`+rest+`,`+unknown+`},
+			{"id":"w2","desiredStatus":"RUNNING","endpointId":"ep1","aiApiId":"ep1","image":null,"gpu":null,"lastStartedAt":null,"slsVersion":null,
+			 "costPerHr":null,"adjustedCostPerHr":null,`+rest+`,`+unknown+`}]`)
 	})
 	t.Run("endpointId with filters", func(t *testing.T) {
 		res, _ := run(t, "ListPods", runOpts{query: "endpointId=ep1&gpuTypeId=NVIDIA%20L4"},
-			step{method: "GET", path: "/v2/serverless/ep1/workers", status: 200, body: workersBody})
+			step{method: "GET", path: "/v2/serverless/ep1/workers", status: 200, body: workersBody}, catalogStep())
 		if !strings.Contains(string(res.Body), `"w1"`) || strings.Contains(string(res.Body), `"w2"`) {
 			t.Errorf("answer %s", res.Body)
 		}
@@ -179,7 +184,7 @@ func TestListPodsWorkers(t *testing.T) {
 		res, _ := run(t, "ListPods", runOpts{query: "includeWorkers=true"},
 			listStep(podList(pod("p1"))),
 			step{method: "GET", path: "/v2/serverless", status: 200, body: eps},
-			step{method: "GET", path: "/v2/serverless/ep1/workers", status: 200, body: workersBody})
+			step{method: "GET", path: "/v2/serverless/ep1/workers", status: 200, body: workersBody}, catalogStep())
 		wantStatus(t, res, 200)
 		var got []struct{ ID string }
 		_ = json.Unmarshal(res.Body, &got)

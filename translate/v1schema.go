@@ -85,12 +85,15 @@ var V1Nulls = map[string][]string{
 	// a GPU pod, the templateId of a pod made outside the gateway), and
 	// a serverless worker's keys (endpointId, aiApiId, slsVersion) on a
 	// pod that is none. A serverless worker (v1Worker), answered as a Pod:
-	// its name, cost, public address, network volume and mount path are
-	// unknown in v2; its container fields when it runs an older
-	// configuration than its endpoint's.
+	// its name, public address, network volume and mount path are
+	// unknown in v2; its cost (and machine.costPerHr, currentPricePerGpu)
+	// when the GPU catalog has no serverless price for its type;
+	// machine.secureCloud unless its GPU type runs in one cloud only; its
+	// container fields when it runs an older configuration than its
+	// endpoint's.
 	"Pod": {"adjustedCostPerHr", "aiApiId", "consumerUserId", "containerDiskInGb", "containerRegistryAuthId", "costPerHr",
-		"cpuFlavorId", "desiredStatus", "dockerStartCmd", "endpointId", "env", "gpu", "image", "lastStartedAt",
-		"lastStatusChange", "machineId", "memoryInGb", "name", "networkVolume", "ports", "savingsPlans", "slsVersion",
+		"cpuFlavorId", "currentPricePerGpu", "desiredStatus", "dockerStartCmd", "endpointId", "env", "gpu", "image", "lastStartedAt",
+		"lastStatusChange", "machineId", "memoryInGb", "name", "networkVolume", "ports", "savingsPlans", "secureCloud", "slsVersion",
 		"templateId", "vcpuCount", "volumeEncrypted", "volumeMountPath"},
 }
 

@@ -64,7 +64,7 @@ func TestWorkersCarryTheirEndpointsTemplateID(t *testing.T) {
 	})
 	t.Run("ListPods?endpointId: the workers as pods, with templateId, and the templateId filter finds them", func(t *testing.T) {
 		res, _ := run(t, "ListPods", runOpts{query: "endpointId=e1&templateId=tpl1", facts: facts},
-			step{method: "GET", path: "/v2/serverless/e1/workers", status: 200, body: workers("w1")})
+			step{method: "GET", path: "/v2/serverless/e1/workers", status: 200, body: workers("w1")}, catalogStep())
 		wantStatus(t, res, 200)
 		var out []map[string]any
 		if err := json.Unmarshal(res.Body, &out); err != nil {

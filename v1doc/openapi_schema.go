@@ -308,13 +308,26 @@ func (g *schemaGen) applyTags(s *oaSchema, tag reflect.StructTag, owner reflect.
 // merge appends to a the properties of b that a lacks.
 func mergeProperties(a, b *oaSchema) {
 	for _, kv := range b.Properties {
-		if have, ok := a.Properties.get(kv.Key); !ok {
+		have, ok := a.Properties.get(kv.Key)
+		if !ok {
 			a.Properties.set(kv.Key, kv.Value)
-		} else if kv.Value.Nullable && !have.Nullable {
+			continue
+		}
+		c := *have
+		changed := false
+		if kv.Value.Nullable && !have.Nullable {
 			// null in one of the merged answers (a serverless worker's
 			// cost, say) is null in the schema of both.
-			c := *have
-			c.Nullable = true
+			c.Nullable, changed = true, true
+		}
+		if len(have.Properties) > 0 && len(kv.Value.Properties) > 0 {
+			// Two objects (a pod's machine and a serverless worker's):
+			// the fields of both, merged likewise, in a copy.
+			c.Properties = append(omap[*oaSchema](nil), have.Properties...)
+			mergeProperties(&c, kv.Value)
+			changed = true
+		}
+		if changed {
 			a.Properties.set(kv.Key, &c)
 		}
 	}
