@@ -93,15 +93,3 @@ var V1Nulls = map[string][]string{
 		"lastStatusChange", "machineId", "memoryInGb", "name", "networkVolume", "ports", "savingsPlans", "slsVersion",
 		"templateId", "vcpuCount", "volumeEncrypted", "volumeMountPath"},
 }
-
-// V1NullKeys is the names of V1Nulls' fields, for checking v1 answers
-// against the v1 document with those nulls left out.
-func V1NullKeys() map[string]bool {
-	out := map[string]bool{}
-	for _, fs := range V1Nulls {
-		for _, f := range fs {
-			out[f] = true
-		}
-	}
-	return out
-}
