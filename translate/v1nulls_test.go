@@ -100,3 +100,55 @@ func TestV1NullsPassOnlyOnTheirOwnSchema(t *testing.T) {
 		})
 	}
 }
+
+// Every key of v1's NetworkVolume and ContainerRegistryAuth is in every
+// answer that gives one (issue 37), none of them null: v2 has each.
+func TestVolumeAndRegistryAnswersHaveEveryV1Key(t *testing.T) {
+	if v1, _ := loadSpecs(t); v1 == nil {
+		t.Skip("no v1 OpenAPI document")
+	}
+	for _, tc := range []struct {
+		op, schema string
+		o          runOpts
+		script     []step
+	}{
+		{"CreateNetworkVolume", "NetworkVolume", runOpts{body: `{"name":"data","size":100,"dataCenterId":"EU-RO-1"}`},
+			[]step{{method: "POST", path: "/v2/network-volumes", status: 201, body: v2Volume("vol1", 100)}}},
+		{"GetNetworkVolume", "NetworkVolume", runOpts{params: volParams},
+			[]step{{method: "GET", path: "/v2/network-volumes/vol1", status: 200, body: v2Volume("vol1", 100)}}},
+		{"ListNetworkVolumes", "NetworkVolume", runOpts{},
+			[]step{{method: "GET", path: "/v2/network-volumes", status: 200, body: `{"networkVolumes":[` + v2Volume("vol1", 100) + `]}`}}},
+		{"UpdateNetworkVolume", "NetworkVolume", runOpts{params: volParams, body: `{"name":"new"}`},
+			[]step{{method: "PATCH", path: "/v2/network-volumes/vol1", status: 200, body: v2Volume("vol1", 100)}}},
+		{"CreateContainerRegistryAuth", "ContainerRegistryAuth", runOpts{body: `{"name":"hub","username":"me","password":"p"}`},
+			[]step{{method: "POST", path: "/v2/registries", status: 201, body: `{"id":"reg1","name":"hub"}`}}},
+		{"GetContainerRegistryAuth", "ContainerRegistryAuth", runOpts{params: regParams},
+			[]step{{method: "GET", path: "/v2/registries/reg1", status: 200, body: `{"id":"reg1","name":"hub"}`}}},
+		{"ListContainerRegistryAuths", "ContainerRegistryAuth", runOpts{},
+			[]step{{method: "GET", path: "/v2/registries", status: 200, body: `{"registries":[{"id":"reg1","name":"hub"}]}`}}},
+	} {
+		t.Run(tc.op, func(t *testing.T) {
+			res, _ := run(t, tc.op, tc.o, tc.script...)
+			wantStatus(t, res, 200)
+			var objs []map[string]json.RawMessage
+			if res.Body[0] == '[' {
+				_ = json.Unmarshal(res.Body, &objs)
+			} else {
+				var o map[string]json.RawMessage
+				_ = json.Unmarshal(res.Body, &o)
+				objs = append(objs, o)
+			}
+			if len(objs) == 0 {
+				t.Fatalf("no object in %s", res.Body)
+			}
+			for _, k := range v1SchemaKeys(t, tc.schema) {
+				if v, ok := objs[0][k]; !ok || string(v) == "null" {
+					t.Errorf("%s answers %s as %s", tc.op, k, v)
+				}
+			}
+			if len(V1Nulls[tc.schema]) != 0 {
+				t.Errorf("V1Nulls lists %v for %s", V1Nulls[tc.schema], tc.schema)
+			}
+		})
+	}
+}
