@@ -95,7 +95,7 @@ var endpointFields = fieldTable[*endpointObject]{
 		return nonEmpty(*g.MinCudaVersion)
 	}),
 	"instanceIds": func(e *endpointObject, _ *execCtx, _ *ast.Field) (any, error) {
-		if e.m.V1.InstanceIDs == nil {
+		if e.m.V2.GPU != nil {
 			return nil, nil // a GPU endpoint
 		}
 		return e.m.V1.InstanceIDs, nil

@@ -213,9 +213,13 @@ func testE2EEndpointVariants(t *testing.T, rd simReading) {
 		j := r.json(t)
 		mustJSON(t, j["instanceIds"], `["cpu5c-4-8","cpu3c-4-8"]`)
 		if j["computeType"] != "CPU" || j["idleTimeout"] != nil || j["scalerType"] != "REQUEST_COUNT" || j["scalerValue"] != 2.0 ||
-			j["executionTimeoutMs"] != 60000.0 || j["gpuTypeIds"] != nil {
+			j["executionTimeoutMs"] != 60000.0 || j["gpuCount"] != nil || !hasKeys(j, "gpuCount") {
 			t.Errorf("CPU endpoint %s", r.body)
 		}
+		// The GPU fields say there is none (the gpuTypeIds sent were
+		// ignored, as v1 ignored them).
+		mustJSON(t, j["gpuTypeIds"], `[]`)
+		mustJSON(t, j["allowedCudaVersions"], `[]`)
 		if w := warningsOf(r); !strings.Contains(w, "idleTimeout was not applied") {
 			t.Errorf("warning %q", w)
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -364,4 +365,70 @@ func (b *bodyFields) name(field string) (string, bool) {
 		return "", false
 	}
 	return s, true
+}
+
+// familyField is a create field of one compute family and the values that
+// say nothing: v1's default and, for a few, 0 (besides null, "" and []).
+type familyField struct {
+	name  string
+	quiet []string // JSON values
+}
+
+// The create fields of each compute family (v1's document: "If set to CPU,
+// ... properties related to GPUs such as gpuTypeIds will be ignored. If set
+// to GPU, ... properties related to CPUs such as cpuFlavorIds will be
+// ignored"). Of the fields outside the document, gpuTypeId has a warning
+// of its own on a CPU pod, and a pod's minCudaVersion none: runpodctl sends
+// its own default 12.4 on every create, CPU pods included.
+var (
+	podGPUFields = []familyField{{"gpuTypeIds", nil}, {"gpuCount", []string{"1"}}, {"allowedCudaVersions", nil},
+		{"gpuTypePriority", []string{`"availability"`}}, {"minRAMPerGPU", []string{"8", "0"}},
+		{"minVCPUPerGPU", []string{"2", "0"}}}
+	podCPUFields = []familyField{{"cpuFlavorIds", nil}, {"cpuFlavorPriority", []string{`"availability"`}},
+		{"vcpuCount", []string{"2"}}}
+	endpointGPUFields = []familyField{{"gpuTypeIds", nil}, {"gpuCount", []string{"1"}}, {"allowedCudaVersions", nil},
+		{"minCudaVersion", nil}}
+	endpointCPUFields = []familyField{{"cpuFlavorIds", nil}, {"vcpuCount", []string{"2"}}}
+)
+
+// saying names the fields of fields the body sends with a value that says
+// something: not null, "", [], v1's default or another quiet value. A
+// create ignores them on the other compute family, as v1 did, and says so
+// (otherFamilyWarning); the quiet ones are ignored without a word (P1),
+// since clients send v1's defaults of both families.
+func (b *bodyFields) saying(fields []familyField) []string {
+	var out []string
+	for _, f := range fields {
+		r, ok := b.raw(f.name)
+		if !ok {
+			continue
+		}
+		var got any
+		if json.Unmarshal(r, &got) != nil {
+			continue
+		}
+		if a, isArr := got.([]any); isArr && len(a) == 0 {
+			continue
+		}
+		quiet := false
+		for _, q := range f.quiet {
+			var v any
+			if json.Unmarshal([]byte(q), &v) == nil && reflect.DeepEqual(got, v) {
+				quiet = true
+			}
+		}
+		if !quiet {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
+// otherFamilyWarning is the warning of a create that sent fields of the
+// compute family it did not select (what, "pod" or "endpoint").
+func otherFamilyWarning(fields []string, cpu bool, what string) string {
+	if cpu {
+		return "ignored " + strings.Join(fields, ", ") + ": the " + what + " is a CPU " + what + " (computeType CPU), and v1 ignored GPU fields on CPU " + what + "s"
+	}
+	return "ignored " + strings.Join(fields, ", ") + ": the " + what + " is a GPU " + what + " (computeType GPU, v1's default), and v1 ignored CPU fields on GPU " + what + "s"
 }

@@ -284,9 +284,10 @@ func cudaConstraint(allowed *[]string, floor string) (outAllowed *[]string, outF
 // endpointCreate is a validated v1 EndpointCreateInput.
 type endpointCreate struct {
 	endpointFields
-	cpu       bool // computeType CPU
-	chooseCPU bool // CPU without cpuFlavorIds: the gateway lists every v1 flavor
-	chooseGPU bool // GPU without gpuTypeIds: the gateway chooses (endpointchoose.go)
+	cpu         bool     // computeType CPU
+	otherFamily []string // fields of the other compute family, ignored (bodyFields.saying)
+	chooseCPU   bool     // CPU without cpuFlavorIds: the gateway lists every v1 flavor
+	chooseGPU   bool     // GPU without gpuTypeIds: the gateway chooses (endpointchoose.go)
 }
 
 // parseEndpointCreate validates a v1 EndpointCreateInput. It returns the
@@ -304,6 +305,11 @@ func parseEndpointCreate(body []byte) (*endpointCreate, *Result) {
 	b.endpointCommon(&in.endpointFields)
 	if in.templateID == "" && !hasFieldError(b.errs, "templateId") {
 		b.fail("templateId", "is required: v1 endpoints are created from a serverless template")
+	}
+	if in.cpu {
+		in.otherFamily = b.saying(endpointGPUFields)
+	} else {
+		in.otherFamily = b.saying(endpointCPUFields)
 	}
 	if in.cpu {
 		// Without cpuFlavorIds (v1 did not require them, P3), every v1

@@ -54,7 +54,7 @@ type v2EndpointGPU struct {
 	Pools               []string `json:"pools"`
 	ExcludedTypes       []string `json:"excludedTypes"`
 	Count               int      `json:"count"`
-	AllowedCudaVersions []string `json:"allowedCudaVersions"`
+	AllowedCudaVersions []string `json:"allowedCudaVersions" nullable:"1"`
 	MinCudaVersion      *string  `json:"minCudaVersion"`
 }
 
@@ -81,17 +81,17 @@ type v2EndpointWorkersAnswer struct {
 type v1Endpoint struct {
 	ID                  string                 `json:"id"`
 	Name                string                 `json:"name"`
-	AllowedCudaVersions []string               `json:"allowedCudaVersions,omitzero"`
+	AllowedCudaVersions []string               `json:"allowedCudaVersions" nullable:"1"` // []: none (a CPU endpoint: none applies); null: a version outside v1's enum
 	ComputeType         string                 `json:"computeType"`
 	CreatedAt           string                 `json:"createdAt,omitempty"`
 	DataCenterIDs       []string               `json:"dataCenterIds"`
 	Env                 json.RawMessage        `json:"env"`
 	ExecutionTimeoutMs  int                    `json:"executionTimeoutMs"`
-	Flashboot           *bool                  `json:"flashboot,omitempty"` // outside v1's Endpoint schema; v1 create's flashboot
-	GpuCount            *int                   `json:"gpuCount,omitempty"`
-	GpuTypeIDs          []string               `json:"gpuTypeIds,omitzero"`
+	Flashboot           *bool                  `json:"flashboot,omitempty"`     // outside v1's Endpoint schema; v1 create's flashboot
+	GpuCount            *int                   `json:"gpuCount" nullable:"1"`   // null: a CPU endpoint (no GPUs)
+	GpuTypeIDs          []string               `json:"gpuTypeIds" nullable:"1"` // []: a CPU endpoint; null: the catalog was unreadable
 	IdleTimeout         *int                   `json:"idleTimeout,omitempty"`
-	InstanceIDs         []string               `json:"instanceIds,omitzero"`
+	InstanceIDs         []string               `json:"instanceIds"`     // []: a GPU endpoint
 	MinCudaVersion      podjson.NullableString `json:"minCudaVersion"`  // null: none (or not a v1 value)
 	NetworkVolumeID     podjson.NullableString `json:"networkVolumeId"` // null: none
 	NetworkVolumeIDs    []string               `json:"networkVolumeIds"`
@@ -154,7 +154,7 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 		out.ComputeType = "GPU"
 		out.GpuCount = ptrTo(e.GPU.Count)
 		// Values outside v1's CUDA enum cannot be shown faithfully: the
-		// constraint is omitted rather than narrowed or widened.
+		// constraint is null rather than narrowed or widened.
 		if allV1Cuda(e.GPU.AllowedCudaVersions) {
 			out.AllowedCudaVersions = nonNil(e.GPU.AllowedCudaVersions)
 		}
@@ -163,13 +163,17 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 				out.MinCudaVersion = podjson.NullableString(*m)
 			}
 		}
+		out.InstanceIDs = []string{} // no CPU instances
 	} else {
+		// The other family's fields say that there is none, as v1's
+		// document reads: no GPU type can be attached, no CUDA constraint
+		// applies ([]: "any CUDA version is acceptable"), no CUDA minimum
+		// and no GPU count (null, like a CPU pod's gpu).
 		out.ComputeType = "CPU"
-		if len(e.CPU) > 0 {
-			out.InstanceIDs = make([]string, len(e.CPU))
-			for i, c := range e.CPU {
-				out.InstanceIDs[i] = c.ID + "-" + strconv.Itoa(c.VcpuCount) + "-" + strconv.Itoa(c.Memory)
-			}
+		out.GpuTypeIDs, out.AllowedCudaVersions = []string{}, []string{}
+		out.InstanceIDs = make([]string, len(e.CPU))
+		for i, c := range e.CPU {
+			out.InstanceIDs[i] = c.ID + "-" + strconv.Itoa(c.VcpuCount) + "-" + strconv.Itoa(c.Memory)
 		}
 	}
 	return out

@@ -156,7 +156,7 @@ func (ea *endpointAnswers) build(eps []v2Endpoint, q *endpointQuery, versions bo
 	if needCat && ea.cat == nil {
 		cat, r := readGPUPools(ea.ctx, ea.req, ea.c, "gpuTypeIds")
 		if r != nil {
-			ea.warn(CodeGPUTypesOmitted, "gpuTypeIds omitted: "+message1(r))
+			ea.warn(CodeGPUTypesOmitted, "gpuTypeIds answered null (unknown): "+message1(r))
 		}
 		ea.cat = cat
 	}
@@ -366,6 +366,9 @@ func createEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	notes := &Result{}
 	warnOutside(notes, "EndpointCreateInput", in.unknownKeys)
+	if len(in.otherFamily) > 0 {
+		notes.warn(CodeComputeFieldsIgnored, otherFamilyWarning(in.otherFamily, in.cpu, "endpoint"))
+	}
 	body, warns := in.body()
 	for _, w := range warns {
 		notes.warn(CodeIdleTimeoutDropped, w)

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/v1gateway/v1gateway/internal/speccheck"
 )
 
 // Fuzzing the v1 endpoint and template bodies: never a panic, never a 5xx;
@@ -86,7 +84,7 @@ func checkFuzzAnswer(t *testing.T, op *Operation, params map[string]string, res 
 		for k, v := range params {
 			path = strings.ReplaceAll(path, "{"+k+"}", v)
 		}
-		if err := v1.ValidateResponse(op.Method, path, res.Status, http.Header{"Content-Type": {"application/json"}}, speccheck.WithoutNulls(res.Body, V1NullKeys())); err != nil {
+		if err := v1.ValidateResponse(op.Method, path, res.Status, http.Header{"Content-Type": {"application/json"}}, res.Body); err != nil {
 			t.Fatalf("answer to %q breaks the v1 contract: %v\n%s", body, err, res.Body)
 		}
 	}

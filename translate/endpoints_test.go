@@ -125,6 +125,8 @@ func TestCreateEndpointBodyMapping(t *testing.T) {
 		pre  []step // before the create
 		want string // v2 create body
 		warn []string
+		// quiet: no warning contains it.
+		quiet string
 	}{
 		{
 			name: "minimal GPU, v1 defaults sent",
@@ -153,6 +155,15 @@ func TestCreateEndpointBodyMapping(t *testing.T) {
 				"gpu":{"pools":["ADA_24"],"excludedTypes":[],"count":2,"allowedCudaVersions":["12.8","12.9"]},
 				"workers":{"min":1,"max":4,"idleTimeout":60},"dataCenterIds":["US-KS-2","EU-RO-1"],"networkVolumes":["vol1","vol2"],
 				"timeout":600000,"flashboot":"FLASHBOOT"}`,
+			warn: []string{"ignored cpuFlavorIds, vcpuCount: the endpoint is a GPU endpoint (computeType GPU, v1's default), and v1 ignored CPU fields on GPU endpoints"},
+		},
+		{
+			name: "GPU: v1's CPU default and empty CPU fields are ignored silently",
+			body: `{"templateId":"tpl1","name":"gen","gpuTypeIds":["NVIDIA A40"],"cpuFlavorIds":[],"vcpuCount":2}`,
+			pre:  []step{catalogStep()},
+			want: `{"name":"gen","type":"QUEUE","templateId":"tpl1","scaling":{"type":"QUEUE_DELAY","queueDelay":4},
+				"gpu":{"pools":["AMPERE_48"],"excludedTypes":["NVIDIA RTX A6000"],"count":1},"workers":{"idleTimeout":5}}`,
+			quiet: "ignored",
 		},
 		{
 			name: "REQUEST_COUNT: no idleTimeout",
@@ -182,6 +193,14 @@ func TestCreateEndpointBodyMapping(t *testing.T) {
 			body: `{"templateId":"tpl1","name":"cpu","computeType":"CPU","cpuFlavorIds":["cpu5c","cpu3c","cpu5c"],"vcpuCount":4,"gpuTypeIds":["NVIDIA L4"],"minCudaVersion":"12.4"}`,
 			want: `{"name":"cpu","type":"QUEUE","templateId":"tpl1","scaling":{"type":"QUEUE_DELAY","queueDelay":4},
 				"cpu":[{"id":"cpu5c","vcpuCount":4},{"id":"cpu3c","vcpuCount":4}],"workers":{"idleTimeout":5}}`,
+			warn: []string{"ignored gpuTypeIds, minCudaVersion: the endpoint is a CPU endpoint (computeType CPU), and v1 ignored GPU fields on CPU endpoints"},
+		},
+		{
+			name: "CPU: v1's GPU default and empty GPU fields are ignored silently",
+			body: `{"templateId":"tpl1","name":"cpu","computeType":"CPU","cpuFlavorIds":["cpu5c"],"gpuTypeIds":[],"gpuCount":1,"allowedCudaVersions":[],"minCudaVersion":""}`,
+			want: `{"name":"cpu","type":"QUEUE","templateId":"tpl1","scaling":{"type":"QUEUE_DELAY","queueDelay":4},
+				"cpu":[{"id":"cpu5c","vcpuCount":2}],"workers":{"idleTimeout":5}}`,
+			quiet: "ignored",
 		},
 		{
 			name: "CPU default vcpuCount",
@@ -213,6 +232,9 @@ func TestCreateEndpointBodyMapping(t *testing.T) {
 			for _, w := range tc.warn {
 				wantWarning(t, res, w)
 			}
+			if tc.quiet != "" && strings.Contains(warnings(res), tc.quiet) {
+				t.Errorf("warnings %q should not contain %q", res.Warnings, tc.quiet)
+			}
 			if m := decodeV1(t, res.Body); m["templateId"] != "tpl1" {
 				t.Errorf("templateId not echoed: %s", res.Body)
 			}
@@ -228,7 +250,7 @@ func TestCreateEndpointAnswer(t *testing.T) {
 	wantStatus(t, res, 200)
 	jsonEqual(t, "v1 endpoint", res.Body, `{"id":"ep1","name":"image-generator","allowedCudaVersions":["12.8"],"computeType":"GPU",
 		"createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],"env":{"MODEL":"sdxl"},"executionTimeoutMs":600000,"flashboot":false,"gpuCount":2,
-		"gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA A40","NVIDIA RTX A6000"],"idleTimeout":5,"minCudaVersion":null,"networkVolumeId":"vol1",
+		"gpuTypeIds":["NVIDIA GeForce RTX 4090","NVIDIA A40","NVIDIA RTX A6000"],"idleTimeout":5,"instanceIds":[],"minCudaVersion":null,"networkVolumeId":"vol1",
 		"networkVolumeIds":["vol1","vol2"],"scalerType":"QUEUE_DELAY","scalerValue":4,
 		"template":{"id":"tpl1","name":"worker-tpl","category":"NVIDIA","containerDiskInGb":20,"containerRegistryAuthId":null,"dockerEntrypoint":[],"dockerStartCmd":[],
 		"earned":null,"env":{},"imageName":"runpod/worker:1","isPublic":false,"isRunpod":false,"isServerless":true,"ports":[],"readme":null,"runtimeInMin":null,
@@ -387,18 +409,18 @@ func TestREndpoint(t *testing.T) {
 		want string
 	}{
 		{"CPU endpoint", endpoint("e", cpuEndpoint, set("networkVolumes", `[]`), set("dataCenterIds", `[]`)),
-			`{"id":"e","name":"image-generator","computeType":"CPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":[],"env":{"MODEL":"sdxl"},
-			"executionTimeoutMs":300000,"flashboot":false,"idleTimeout":5,"instanceIds":["cpu5c-4-8","cpu5g-8-32"],"minCudaVersion":null,"networkVolumeId":null,"networkVolumeIds":[],"scalerType":"QUEUE_DELAY",
+			`{"id":"e","name":"image-generator","allowedCudaVersions":[],"computeType":"CPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":[],"env":{"MODEL":"sdxl"},
+			"executionTimeoutMs":300000,"flashboot":false,"gpuCount":null,"gpuTypeIds":[],"idleTimeout":5,"instanceIds":["cpu5c-4-8","cpu5g-8-32"],"minCudaVersion":null,"networkVolumeId":null,"networkVolumeIds":[],"scalerType":"QUEUE_DELAY",
 			"scalerValue":4,"templateId":null,"version":3,"workersMax":3,"workersMin":0}`},
 		{"REQUEST_COUNT, no idleTimeout, floor, fractional never", endpoint("e", set("scaling", `{"type":"REQUEST_COUNT","requestCount":7}`),
 			set("workers", `{"min":1,"max":2}`), set("gpu", `{"pools":["AMPERE_48"],"count":1,"allowedCudaVersions":[],"minCudaVersion":"12.4"}`)),
 			`{"id":"e","name":"image-generator","allowedCudaVersions":[],"computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
-			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":false,"gpuCount":1,"gpuTypeIds":["NVIDIA A40","NVIDIA RTX A6000"],"minCudaVersion":"12.4",
+			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":false,"gpuCount":1,"gpuTypeIds":["NVIDIA A40","NVIDIA RTX A6000"],"instanceIds":[],"minCudaVersion":"12.4",
 			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"REQUEST_COUNT","scalerValue":7,"templateId":null,"version":3,"workersMax":2,"workersMin":1}`},
-		{"fractional queueDelay and CUDA outside v1 are omitted, PRIORITY_FLASHBOOT is flashboot", endpoint("e", set("scaling", `{"type":"QUEUE_DELAY","queueDelay":2.5}`), set("flashboot", "PRIORITY_FLASHBOOT"),
+		{"fractional queueDelay is omitted, CUDA outside v1 null, PRIORITY_FLASHBOOT is flashboot", endpoint("e", set("scaling", `{"type":"QUEUE_DELAY","queueDelay":2.5}`), set("flashboot", "PRIORITY_FLASHBOOT"),
 			set("gpu", `{"pools":["ADA_24"],"excludedTypes":[" NVIDIA L4"],"count":1,"allowedCudaVersions":["12.8","11.7"],"minCudaVersion":"11.0"}`)),
-			`{"id":"e","name":"image-generator","computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
-			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":true,"gpuCount":1,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"idleTimeout":5,
+			`{"id":"e","name":"image-generator","allowedCudaVersions":null,"computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
+			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":true,"gpuCount":1,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"idleTimeout":5,"instanceIds":[],
 			"minCudaVersion":null,"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"QUEUE_DELAY","templateId":null,"version":3,"workersMax":3,"workersMin":0}`},
 	}
 	for _, tc := range tests {
@@ -526,12 +548,14 @@ func TestListEndpoints(t *testing.T) {
 		wantStatus(t, res, 400)
 		wantMessage(t, res, "includeWorkers")
 	})
-	t.Run("catalog failure omits gpuTypeIds", func(t *testing.T) {
+	t.Run("catalog failure answers gpuTypeIds null", func(t *testing.T) {
 		res, _ := run(t, "ListEndpoints", runOpts{}, list,
 			step{method: "GET", path: "/v2/catalog/gpus", status: 500, body: problem(500, "boom")})
 		wantStatus(t, res, 200)
-		wantWarning(t, res, "gpuTypeIds omitted")
-		if strings.Contains(string(res.Body), "gpuTypeIds") {
+		wantWarning(t, res, "gpuTypeIds answered null")
+		var out []map[string]json.RawMessage
+		_ = json.Unmarshal(res.Body, &out)
+		if len(out) != 2 || string(out[0]["gpuTypeIds"]) != "null" || string(out[1]["gpuTypeIds"]) != "[]" {
 			t.Errorf("answer %s", res.Body)
 		}
 	})

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/v1gateway/v1gateway/internal/speccheck"
 )
 
 // Fuzzing the network volume, registry and billing inputs: never a panic,
@@ -78,7 +76,7 @@ func checkResourceFuzz(t *testing.T, op *Operation, params map[string]string, re
 		for k, v := range params {
 			path = strings.ReplaceAll(path, "{"+k+"}", url.PathEscape(v))
 		}
-		if err := v1.ValidateResponse(op.Method, path, res.Status, http.Header{"Content-Type": {"application/json"}}, speccheck.WithoutNulls(res.Body, V1NullKeys())); err != nil {
+		if err := v1.ValidateResponse(op.Method, path, res.Status, http.Header{"Content-Type": {"application/json"}}, res.Body); err != nil {
 			t.Fatalf("answer to %q breaks the v1 contract: %v\n%s", input, err, res.Body)
 		}
 	}

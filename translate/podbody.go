@@ -153,6 +153,7 @@ type podCreate struct {
 	lockedSent  bool
 	unknownKeys []string
 	ignored     []ignoredField // outside-document fields sent where they mean nothing
+	otherFamily []string       // fields of the other compute family, ignored (bodyFields.saying)
 	untrans     []untranslatable
 }
 
@@ -189,6 +190,11 @@ func parsePodCreate(body []byte) (*podCreate, *Result) {
 	cpuPrio, _ := b.enum("cpuFlavorPriority", v1PriorityValues)
 	vcpu, vcpuSent := b.integer("vcpuCount")
 
+	if in.cpu {
+		in.otherFamily = b.saying(podGPUFields)
+	} else {
+		in.otherFamily = b.saying(podCPUFields)
+	}
 	if in.cpu {
 		in.candidates, in.customPriority = cpuIDs, cpuPrio == "custom"
 		if _, ok := b.raw("gpuTypeId"); ok {

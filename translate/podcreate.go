@@ -62,6 +62,9 @@ func createPodPlan(ctx context.Context, req *Request, c Caller) *Result {
 		in.publicIP = false
 	}
 	warnOutside(notes, "PodCreateInput", in.unknownKeys, in.ignored...)
+	if len(in.otherFamily) > 0 {
+		notes.warn(CodeComputeFieldsIgnored, otherFamilyWarning(in.otherFamily, in.cpu, "pod"))
+	}
 	cr := &podCreator{ctx: ctx, req: req, c: c, in: in, notes: notes, start: podNow(req)}
 	return withNotes(cr.run(), notes)
 }

@@ -48,7 +48,7 @@ func TestCreatePodBodyMapping(t *testing.T) {
 			name: "v1 defaults and empty values of untranslatable fields are accepted silently",
 			body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"dockerEntrypoint":[],"interruptible":false,"minRAMPerGPU":8,
 				"minVCPUPerGPU":2,"minDiskBandwidthMBps":0,"minDownloadMbps":0,"minUploadMbps":0,"supportPublicIp":true,
-				"countryCodes":[],"gpuTypePriority":"availability","dataCenterPriority":"custom","cpuFlavorIds":["cpu3c"],"vcpuCount":3,
+				"countryCodes":[],"gpuTypePriority":"availability","dataCenterPriority":"custom","cpuFlavorIds":[],"vcpuCount":2,"cpuFlavorPriority":"availability",
 				"dockerStartCmd":[],"env":{},"locked":false,"templateId":null,"containerDiskInGb":null}`,
 			want: `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE",
 				"gpu":{"id":"NVIDIA A40","count":1},"mounts":{"persistent":{"size":20,"path":"/workspace"}},"startSsh":true}`,
@@ -96,6 +96,19 @@ func TestCreatePodBodyMapping(t *testing.T) {
 			name: "CPU pod: cpu block, default vCPUs, the default volume dropped",
 			body: `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu5c"],"gpuTypeIds":["NVIDIA A40"],"gpuCount":4,"minRAMPerGPU":64}`,
 			want: `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE","cpu":{"id":"cpu5c","vcpuCount":2},"startSsh":true}`,
+			warn: "ignored gpuTypeIds, gpuCount, minRAMPerGPU: the pod is a CPU pod (computeType CPU), and v1 ignored GPU fields on CPU pods",
+		},
+		{
+			name: "CPU pod: v1's GPU defaults and empty GPU fields are ignored silently",
+			body: `{"computeType":"CPU","imageName":"img","cpuFlavorIds":["cpu5c"],"gpuTypeIds":[],"gpuCount":1,"allowedCudaVersions":[],"gpuTypePriority":"availability","minRAMPerGPU":8,"minVCPUPerGPU":2,"minCudaVersion":"12.4"}`,
+			want: `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE","cpu":{"id":"cpu5c","vcpuCount":2},"startSsh":true}`,
+		},
+		{
+			name: "GPU pod: CPU fields are ignored with a warning",
+			body: `{"imageName":"img","gpuTypeIds":["NVIDIA A40"],"cpuFlavorIds":["cpu3c"],"vcpuCount":3,"cpuFlavorPriority":"custom"}`,
+			want: `{"name":"my pod","image":"img","disk":50,"ports":["8888/http","22/tcp"],"cloud":"SECURE",
+				"gpu":{"id":"NVIDIA A40","count":1},"mounts":{"persistent":{"size":20,"path":"/workspace"}},"startSsh":true}`,
+			warn: "ignored cpuFlavorIds, cpuFlavorPriority, vcpuCount: the pod is a GPU pod (computeType GPU, v1's default), and v1 ignored CPU fields on GPU pods",
 		},
 		{
 			name: "CPU pod with a network volume",

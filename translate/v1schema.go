@@ -76,7 +76,11 @@ func sortedSet(m map[string]struct{}) []string {
 // network volume). COMPATIBILITY.md's answer tables list the same.
 var V1Nulls = map[string][]string{
 	"Template": {"containerRegistryAuthId", "earned", "isPublic", "isRunpod", "readme", "runtimeInMin", "volumeInGb"},
-	"Endpoint": {"minCudaVersion", "networkVolumeId", "templateId"},
+	// An endpoint: no CUDA minimum, no network volume, a templateId the
+	// gateway does not know (made outside it), the GPU count of a CPU
+	// endpoint (it has none), and what cannot be shown: a CUDA constraint
+	// outside v1's enum, the GPU types when the catalog is unreadable.
+	"Endpoint": {"allowedCudaVersions", "gpuCount", "gpuTypeIds", "minCudaVersion", "networkVolumeId", "templateId"},
 	// A pod (podjson.V1Pod): what v2 does not expose (the host machine,
 	// the last status change, the renter, savings plans, a GPU pod's RAM
 	// and vCPUs, whether a volume is encrypted), what it has none of (no
@@ -92,19 +96,8 @@ var V1Nulls = map[string][]string{
 	// container fields when it runs an older configuration than its
 	// endpoint's.
 	"Pod": {"adjustedCostPerHr", "aiApiId", "consumerUserId", "containerDiskInGb", "containerRegistryAuthId", "costPerHr",
-		"cpuFlavorId", "currentPricePerGpu", "desiredStatus", "dockerStartCmd", "endpointId", "env", "gpu", "image", "lastStartedAt",
-		"lastStatusChange", "machineId", "memoryInGb", "name", "networkVolume", "ports", "savingsPlans", "secureCloud", "slsVersion",
+		"cpuFlavorId", "desiredStatus", "dockerStartCmd", "endpointId", "env", "gpu", "image", "lastStartedAt",
+		"lastStatusChange", "machine.costPerHr", "machine.currentPricePerGpu", "machine.secureCloud", "machineId", "memoryInGb", "name",
+		"networkVolume", "ports", "savingsPlans", "slsVersion",
 		"templateId", "vcpuCount", "volumeEncrypted", "volumeMountPath"},
-}
-
-// V1NullKeys is the names of V1Nulls' fields, for checking v1 answers
-// against the v1 document with those nulls left out.
-func V1NullKeys() map[string]bool {
-	out := map[string]bool{}
-	for _, fs := range V1Nulls {
-		for _, f := range fs {
-			out[f] = true
-		}
-	}
-	return out
 }

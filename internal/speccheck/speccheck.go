@@ -223,6 +223,9 @@ type Spec struct {
 	mu       sync.Mutex // guards compiler and schemas
 	compiler *jsonschema.Compiler
 	schemas  map[string]*jsonschema.Schema // by JSON pointer (without '#')
+
+	nullsMu sync.Mutex
+	nulls   map[string]*nullsEntry // WithNulls' Specs, by their allowance
 }
 
 // Name returns the spec file name, e.g. "v2.openapi.json".
@@ -263,6 +266,12 @@ func newSpec(name string, raw any) (*Spec, error) {
 	default:
 		return nil, fmt.Errorf("speccheck: %s: unsupported openapi version %q", name, version)
 	}
+	return compileSpec(name, version, doc)
+}
+
+// compileSpec builds a Spec from a document already in draft 2020-12 form
+// (after convert30 for OpenAPI 3.0).
+func compileSpec(name, version string, doc map[string]any) (*Spec, error) {
 	s := &Spec{
 		name:     name,
 		version:  version,
