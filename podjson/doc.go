@@ -21,7 +21,8 @@
 //     back (JoinArgs, SplitArgs);
 //   - encode.go: AppendString and AppendFloat (JSON as encoding/json
 //     writes it), AppendV1Pod and AppendV1PodOf (encodepod.go), the
-//     dockerStartCmd writer (encodeargs.go);
+//     dockerStartCmd writer (encodeargs.go) and ArgsMemo (argsmemo.go:
+//     a list's dockerStartCmd written once per distinct args);
 //   - bufpool.go: the pooled answer buffers (GetAnswerBuf, PooledBody,
 //     ReleaseBody);
 //   - check.go: CheckJSON, the checks of v1 request bodies that

@@ -159,6 +159,12 @@ func appendLit(b []byte, s string) []byte {
 // and filling it pod after pod costs a GC write barrier per string while
 // a collection runs: the list path encodes straight from the v2 pod.
 func AppendV1PodOf(b []byte, p *V2Pod) []byte {
+	return appendV1PodOf(b, p, nil)
+}
+
+// appendV1PodOf is AppendV1PodOf, through the memo of args m when it is
+// not nil (ArgsMemo.AppendV1PodOf).
+func appendV1PodOf(b []byte, p *V2Pod, m *ArgsMemo) []byte {
 	// The keys come in a fixed order and "id" is always first, so each
 	// key is appended with its comma as one literal.
 	b = append(b, `{"id":`...)
@@ -177,8 +183,12 @@ func AppendV1PodOf(b []byte, p *V2Pod) []byte {
 	} else {
 		b = appendLit(b, `,"containerRegistryAuthId":null`)
 	}
-	w := jw{b: b}
-	b = appendPodArgs(&w, p.Args)
+	if m != nil {
+		b = m.appendPodArgs(b, p.Args)
+	} else {
+		w := jw{b: b}
+		b = appendPodArgs(&w, p.Args)
+	}
 	b = append(b, `,"env":`...)
 	b = append(b, rawOr(p.Env, jsonEmptyObject)...)
 	b = append(b, `,"ports":`...)

@@ -308,6 +308,12 @@ func listPods(ctx context.Context, req *Request, c Caller, q *podQuery, a *V2Ans
 // added from the fact store afterwards (insertPodTemplates); a templateId
 // filter with a store takes the decoded path instead.
 func streamPodList(ctx context.Context, req *Request, a *V2Answer, q *podQuery) *Result {
+	return streamPodListWith(ctx, req, a, q, nil)
+}
+
+// streamPodListWith is streamPodList, the pods' dockerStartCmd written
+// through args when it is not nil (podjson.ArgsMemo: the same bytes).
+func streamPodListWith(ctx context.Context, req *Request, a *V2Answer, q *podQuery, args *podjson.ArgsMemo) *Result {
 	var s podjson.PodStream
 	s.Init(a.Body)
 	b := append(podjson.GetAnswerBuf(len(a.Body)), '[')
@@ -325,7 +331,11 @@ func streamPodList(ctx context.Context, req *Request, a *V2Answer, q *podQuery) 
 		if n > 0 {
 			b = append(b, ',')
 		}
-		b = podjson.AppendV1PodOf(b, &p)
+		if args != nil {
+			b = args.AppendV1PodOf(b, &p)
+		} else {
+			b = podjson.AppendV1PodOf(b, &p)
+		}
 		if p.Template == "" && req.Facts != nil {
 			ends = append(ends, podListEnd{id: p.ID, end: len(b) - 1})
 		}

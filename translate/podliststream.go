@@ -84,8 +84,8 @@ func listPodsStreamed(ctx context.Context, req *Request, c StreamCaller, q *podQ
 	}
 	// The window on the v2 answer is the list scratch's: a list that is
 	// streamed takes the scratch with it (listStream), any other gives it
-	// back untouched but for the window (still empty of references: a
-	// scratch in the pool always is).
+	// back untouched but for the window and the memo of args (both still
+	// empty of references: a scratch in the pool always is).
 	sc := listScratches.Get().(*listScratch)
 	buf := sc.takePrefix()
 	n, err := io.ReadFull(body, buf)
@@ -97,7 +97,8 @@ func listPodsStreamed(ctx context.Context, req *Request, c StreamCaller, q *podQ
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
 		// The whole answer: as before. The v1 answer shares none of buf.
 		whole := &V2Answer{Status: a.Status, Header: a.Header, Body: buf[:n]}
-		res = streamPodList(ctx, req, whole, q)
+		res = streamPodListWith(ctx, req, whole, q, &sc.args)
+		sc.args.Reset()
 	} else {
 		res = FromCallError(err)
 	}
@@ -192,7 +193,7 @@ func writePodStream(ctx context.Context, req *Request, sc *listScratch, prefix [
 		if n > 0 {
 			out = append(out, ',')
 		}
-		out = podjson.AppendV1PodOf(out, &p)
+		out = sc.args.AppendV1PodOf(out, &p)
 		if p.Template == "" && req.Facts != nil {
 			// The id shares the window, which the next pod overwrites: it
 			// is copied into ids, which serves one window, and named when
@@ -260,6 +261,8 @@ type listScratch struct {
 	ends  []podListEnd
 	ids   []byte
 	keys  []string
+	// args: the dockerStartCmd of the list's distinct args, split once.
+	args podjson.ArgsMemo
 	// prefix: the window on the v2 answer (cap listPrefixBytes), nil
 	// while a list has it; out: the v1 answer held, and spare: where
 	// insertPodTemplates rebuilds it (they swap). Own buffers, not the
@@ -315,6 +318,7 @@ func (sc *listScratch) release() {
 // the usual sizes is dropped.
 func (sc *listScratch) reset() {
 	sc.store.Clear()
+	sc.args.Reset()
 	sc.ends = keepCleared(sc.ends, maxKeptListEnds)
 	sc.keys = keepCleared(sc.keys, maxKeptListEnds)
 	sc.ids = keepEmpty(sc.ids, maxKeptIDBytes)

@@ -338,10 +338,13 @@ func TestAStreamedListKeepsEachPodsEscapedStrings(t *testing.T) {
 }
 
 // TestStreamedListsDoNotShareTheirPods: a streamed list decodes its pods
-// into the storage of the lists before it (listScratch). Lists of
-// different pods — GPU and CPU pods, network mounts, 0 to 40 runtime
-// ports, names with escapes, some ids known to the store — streamed in
-// turn and eight at once, each answer byte for byte as read whole.
+// into the storage of the lists before it (listScratch), and writes their
+// dockerStartCmd through its memo of args. Lists of different pods — GPU
+// and CPU pods, network mounts, 0 to 40 runtime ports, names with
+// escapes, args of each list (the same length in every list, more
+// distinct ones than the memo keeps), some ids known to the store —
+// streamed in turn and eight at once, each answer byte for byte as read
+// whole.
 func TestStreamedListsDoNotShareTheirPods(t *testing.T) {
 	const lists = 8
 	bodies := make([][]byte, lists)
@@ -350,7 +353,8 @@ func TestStreamedListsDoNotShareTheirPods(t *testing.T) {
 		var pods []string
 		for i := range 20 + 17*l {
 			id := fmt.Sprintf("pod%d-%03d", l, i)
-			mods := []func(map[string]any){set("templateId", nil), set("name", fmt.Sprintf("n\"%d\\%d", l, i))}
+			mods := []func(map[string]any){set("templateId", nil), set("name", fmt.Sprintf("n\"%d\\%d", l, i)),
+				set("args", fmt.Sprintf(`run --list %d --kind "%d"`, l, i%6))}
 			switch i % 4 {
 			case 0:
 				mods = append(mods, set("gpu", fmt.Sprintf(`{"id":"NVIDIA L%d","count":%d}`, l, 1+i%3)))
