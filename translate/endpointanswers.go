@@ -215,7 +215,7 @@ func (ea *endpointAnswers) versions(out []v1Endpoint) {
 			failed = append(failed, out[i].ID+" ("+err.Error()+")")
 			continue
 		case a.Status == http.StatusTooManyRequests:
-			ea.warn(CodeVersionOmitted, "version omitted: the v2 rate limit was reached while reading the releases")
+			ea.warn(CodeVersionOmitted, "version answered null (unknown): the v2 rate limit was reached while reading the releases")
 			return
 		case a.Status == http.StatusNotFound:
 			continue
@@ -231,7 +231,7 @@ func (ea *endpointAnswers) versions(out []v1Endpoint) {
 		out[i].Version = v.EndpointVersion
 	}
 	if len(failed) > 0 {
-		ea.warn(CodeVersionOmitted, "version omitted: the releases of "+strings.Join(failed, ", ")+" could not be read")
+		ea.warn(CodeVersionOmitted, "version answered null (unknown): the releases of "+strings.Join(failed, ", ")+" could not be read")
 	}
 }
 
