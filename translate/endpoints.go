@@ -490,19 +490,24 @@ func updateEndpointPlan(ctx context.Context, req *Request, c Caller) *Result {
 	if r != nil {
 		return withNotes(r, notes)
 	}
-	ep, r := decodeV2[v2Endpoint](a, "an endpoint")
-	if r != nil {
-		// Applied (P4): say so rather than report a failure.
-		res := JSON(http.StatusOK, struct {
-			ID string `json:"id"`
-		}{id})
-		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read")
-		recordFact(ctx, req, FactEndpoint, id, Fact{TemplateID: u.templateID})
-		return withNotes(res, notes)
-	}
 	// The template applied is remembered (P8): a later edit of it rolls
 	// out to this endpoint.
 	recordFact(ctx, req, FactEndpoint, id, Fact{TemplateID: u.templateID})
+	ep, r := decodeV2[v2Endpoint](a, "an endpoint")
+	if r != nil {
+		// Applied (P4): say so rather than report a failure, and answer
+		// the endpoint as v2 now has it, every v1 key (issue 37), when it
+		// can be read again; only its id otherwise.
+		if ep, r = getV2[v2Endpoint](ctx, req, c, path, "an endpoint"); r == nil {
+			notes.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read; the endpoint was read again")
+			return ea.one(ep, nil, u.templateID)
+		}
+		res := JSON(http.StatusOK, struct {
+			ID string `json:"id"`
+		}{id})
+		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read, nor the endpoint read again ("+message1(r)+"): only its id is answered")
+		return withNotes(res, notes)
+	}
 	return ea.one(ep, nil, u.templateID)
 }
 

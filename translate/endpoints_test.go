@@ -794,12 +794,35 @@ func TestUpdateEndpointErrors(t *testing.T) {
 		wantStatus(t, res, 504)
 		wantMessage(t, res, "gpuTypeIds: the v2 GPU catalog could not be read")
 	})
-	t.Run("applied but unreadable", func(t *testing.T) {
-		f := newFake(&quietTB{TB: t}, step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: `{"id":7}`})
+	t.Run("applied but unreadable, and not read again: its id", func(t *testing.T) {
+		f := newFake(&quietTB{TB: t}, step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: `{"id":7}`},
+			step{method: "GET", path: "/v2/serverless/e1", status: 500, body: problem(500, "boom")})
 		op := mustOp(t, "UpdateEndpoint")
 		res := op.Plan(context.Background(), &Request{Op: op, Params: params, Body: []byte(`{"name":"x"}`)}, f)
+		f.done()
 		wantStatus(t, res, 200)
-		wantWarning(t, res, "applied")
+		wantWarning(t, res, "nor the endpoint read again")
+		if string(res.Body) != `{"id":"e1"}` {
+			t.Errorf("answer %s", res.Body)
+		}
+	})
+	t.Run("applied but unreadable, read again: the whole endpoint", func(t *testing.T) {
+		f := newFake(&quietTB{TB: t}, step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: `{"id":7}`},
+			epGetStep("e1", endpoint("e1")), catalogStep(), releasesStep("e1", 2))
+		op := mustOp(t, "UpdateEndpoint")
+		res := op.Plan(context.Background(), &Request{Op: op, Params: params, Body: []byte(`{"name":"x"}`)}, f)
+		f.done()
+		wantStatus(t, res, 200)
+		wantWarning(t, res, "the update was applied but v2's answer could not be read; the endpoint was read again")
+		m := decodeV1(t, res.Body)
+		for _, k := range []string{"id", "name", "computeType", "gpuTypeIds", "idleTimeout", "scalerType", "scalerValue", "templateId", "userId", "version", "workersMax"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s absent: %s", k, res.Body)
+			}
+		}
+		if m["version"] != 2.0 {
+			t.Errorf("version %v", m["version"])
+		}
 	})
 }
 
