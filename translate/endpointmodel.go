@@ -74,32 +74,38 @@ type v2EndpointWorkersAnswer struct {
 	EndpointVersion *int       `json:"endpointVersion"`
 }
 
-// v1Endpoint is the v1 Endpoint schema, restricted to what v2 can fill.
-// userId is never filled; templateId is echoed on the create and update
-// answers, and otherwise comes from the fact store (or v2, if it ever
-// returns it).
+// v1Endpoint is the v1 Endpoint schema. Every key of it is answered, as v1
+// answered them (issue 37: clients tell an absent key from a null one), but
+// template and workers, which v1 answered only when asked (includeTemplate,
+// includeWorkers) and on create. A key v2 gives no v1 value for is null
+// (V1Nulls["Endpoint"]): userId always (v2 has no user id), idleTimeout of a
+// REQUEST_COUNT queue endpoint (v2 has none), a fractional scalerValue,
+// version where it is not read (lists without includeWorkers) or cannot
+// be. templateId is echoed on the create and update answers, and otherwise
+// comes from the fact store (or v2, if it ever returns it).
 type v1Endpoint struct {
 	ID                  string                 `json:"id"`
 	Name                string                 `json:"name"`
 	AllowedCudaVersions []string               `json:"allowedCudaVersions" nullable:"1"` // []: none (a CPU endpoint: none applies); null: a version outside v1's enum
 	ComputeType         string                 `json:"computeType"`
-	CreatedAt           string                 `json:"createdAt,omitempty"`
+	CreatedAt           podjson.NullableString `json:"createdAt"` // null: v2 gave none
 	DataCenterIDs       []string               `json:"dataCenterIds"`
 	Env                 json.RawMessage        `json:"env"`
 	ExecutionTimeoutMs  int                    `json:"executionTimeoutMs"`
-	Flashboot           *bool                  `json:"flashboot,omitempty"`     // outside v1's Endpoint schema; v1 create's flashboot
-	GpuCount            *int                   `json:"gpuCount" nullable:"1"`   // null: a CPU endpoint (no GPUs)
-	GpuTypeIDs          []string               `json:"gpuTypeIds" nullable:"1"` // []: a CPU endpoint; null: the catalog was unreadable
-	IdleTimeout         *int                   `json:"idleTimeout,omitempty"`
-	InstanceIDs         []string               `json:"instanceIds"`     // []: a GPU endpoint
-	MinCudaVersion      podjson.NullableString `json:"minCudaVersion"`  // null: none (or not a v1 value)
-	NetworkVolumeID     podjson.NullableString `json:"networkVolumeId"` // null: none
+	Flashboot           *bool                  `json:"flashboot,omitempty"`      // outside v1's Endpoint schema; v1 create's flashboot
+	GpuCount            *int                   `json:"gpuCount" nullable:"1"`    // null: a CPU endpoint (no GPUs)
+	GpuTypeIDs          []string               `json:"gpuTypeIds" nullable:"1"`  // []: a CPU endpoint; null: the catalog was unreadable
+	IdleTimeout         *int                   `json:"idleTimeout" nullable:"1"` // null: none (a REQUEST_COUNT queue endpoint)
+	InstanceIDs         []string               `json:"instanceIds"`              // []: a GPU endpoint
+	MinCudaVersion      podjson.NullableString `json:"minCudaVersion"`           // null: none (or not a v1 value)
+	NetworkVolumeID     podjson.NullableString `json:"networkVolumeId"`          // null: none
 	NetworkVolumeIDs    []string               `json:"networkVolumeIds"`
-	ScalerType          string                 `json:"scalerType,omitempty"`
-	ScalerValue         *int                   `json:"scalerValue,omitempty"`
+	ScalerType          podjson.NullableString `json:"scalerType"`               // null: not a v1 value
+	ScalerValue         *int                   `json:"scalerValue" nullable:"1"` // null: fractional, or none
 	Template            *v1Template            `json:"template,omitempty"`
-	TemplateID          podjson.NullableString `json:"templateId"` // null: unknown (an endpoint made outside the gateway)
-	Version             *int                   `json:"version,omitempty"`
+	TemplateID          podjson.NullableString `json:"templateId"`           // null: unknown (an endpoint made outside the gateway)
+	UserID              podjson.NullableString `json:"userId"`               // always null: v2 has no user id
+	Version             *int                   `json:"version" nullable:"1"` // null: not read (lists without includeWorkers) or unreadable
 	Workers             []v1Worker             `json:"workers,omitzero"`
 	WorkersMax          int                    `json:"workersMax"`
 	WorkersMin          int                    `json:"workersMin"`
@@ -123,14 +129,14 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 	out := v1Endpoint{
 		ID:                 e.ID,
 		Name:               e.Name,
-		CreatedAt:          e.CreatedAt,
+		CreatedAt:          podjson.NullableString(e.CreatedAt),
 		DataCenterIDs:      nonNil(e.DataCenterIDs),
 		Env:                rawOr(e.Env, jsonEmptyObject),
 		ExecutionTimeoutMs: e.Timeout,
 		Flashboot:          v1Flashboot(e.Flashboot),
 		IdleTimeout:        e.Workers.IdleTimeout,
 		NetworkVolumeIDs:   nonNil(e.NetworkVolumes),
-		ScalerType:         e.Scaling.Type,
+		ScalerType:         podjson.NullableString(e.Scaling.Type),
 		TemplateID:         podjson.NullableString(e.TemplateID),
 		WorkersMax:         e.Workers.Max,
 		WorkersMin:         e.Workers.Min,
@@ -141,7 +147,7 @@ func v1EndpointFrom(e *v2Endpoint) v1Endpoint {
 	switch e.Scaling.Type {
 	case "QUEUE_DELAY":
 		// v1 scalerValue is an integer; a fractional queueDelay (set through
-		// v2) cannot be written without lying about it: omitted.
+		// v2) cannot be written without lying about it: null.
 		if q := e.Scaling.QueueDelay; q != nil && *q >= 1 && *q <= math.MaxInt32 && *q == math.Trunc(*q) {
 			out.ScalerValue = ptrTo(int(*q))
 		}

@@ -254,7 +254,7 @@ func TestCreateEndpointAnswer(t *testing.T) {
 		"networkVolumeIds":["vol1","vol2"],"scalerType":"QUEUE_DELAY","scalerValue":4,
 		"template":{"id":"tpl1","name":"worker-tpl","category":"NVIDIA","containerDiskInGb":20,"containerRegistryAuthId":null,"dockerEntrypoint":[],"dockerStartCmd":[],
 		"earned":null,"env":{},"imageName":"runpod/worker:1","isPublic":false,"isRunpod":false,"isServerless":true,"ports":[],"readme":null,"runtimeInMin":null,
-		"volumeInGb":0,"volumeMountPath":""},"templateId":"tpl1","version":1,"workers":[],"workersMax":3,"workersMin":0}`)
+		"volumeInGb":0,"volumeMountPath":""},"templateId":"tpl1","userId":null,"version":1,"workers":[],"workersMax":3,"workersMin":0}`)
 }
 
 func TestCreateEndpointRejects(t *testing.T) {
@@ -411,17 +411,17 @@ func TestREndpoint(t *testing.T) {
 		{"CPU endpoint", endpoint("e", cpuEndpoint, set("networkVolumes", `[]`), set("dataCenterIds", `[]`)),
 			`{"id":"e","name":"image-generator","allowedCudaVersions":[],"computeType":"CPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":[],"env":{"MODEL":"sdxl"},
 			"executionTimeoutMs":300000,"flashboot":false,"gpuCount":null,"gpuTypeIds":[],"idleTimeout":5,"instanceIds":["cpu5c-4-8","cpu5g-8-32"],"minCudaVersion":null,"networkVolumeId":null,"networkVolumeIds":[],"scalerType":"QUEUE_DELAY",
-			"scalerValue":4,"templateId":null,"version":3,"workersMax":3,"workersMin":0}`},
+			"scalerValue":4,"templateId":null,"userId":null,"version":3,"workersMax":3,"workersMin":0}`},
 		{"REQUEST_COUNT, no idleTimeout, floor, fractional never", endpoint("e", set("scaling", `{"type":"REQUEST_COUNT","requestCount":7}`),
 			set("workers", `{"min":1,"max":2}`), set("gpu", `{"pools":["AMPERE_48"],"count":1,"allowedCudaVersions":[],"minCudaVersion":"12.4"}`)),
 			`{"id":"e","name":"image-generator","allowedCudaVersions":[],"computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
-			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":false,"gpuCount":1,"gpuTypeIds":["NVIDIA A40","NVIDIA RTX A6000"],"instanceIds":[],"minCudaVersion":"12.4",
-			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"REQUEST_COUNT","scalerValue":7,"templateId":null,"version":3,"workersMax":2,"workersMin":1}`},
-		{"fractional queueDelay is omitted, CUDA outside v1 null, PRIORITY_FLASHBOOT is flashboot", endpoint("e", set("scaling", `{"type":"QUEUE_DELAY","queueDelay":2.5}`), set("flashboot", "PRIORITY_FLASHBOOT"),
+			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":false,"gpuCount":1,"gpuTypeIds":["NVIDIA A40","NVIDIA RTX A6000"],"idleTimeout":null,"instanceIds":[],"minCudaVersion":"12.4",
+			"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"REQUEST_COUNT","scalerValue":7,"templateId":null,"userId":null,"version":3,"workersMax":2,"workersMin":1}`},
+		{"fractional queueDelay is null, CUDA outside v1 null, PRIORITY_FLASHBOOT is flashboot", endpoint("e", set("scaling", `{"type":"QUEUE_DELAY","queueDelay":2.5}`), set("flashboot", "PRIORITY_FLASHBOOT"),
 			set("gpu", `{"pools":["ADA_24"],"excludedTypes":[" NVIDIA L4"],"count":1,"allowedCudaVersions":["12.8","11.7"],"minCudaVersion":"11.0"}`)),
 			`{"id":"e","name":"image-generator","allowedCudaVersions":null,"computeType":"GPU","createdAt":"2026-03-13T20:00:30Z","dataCenterIds":["US-KS-2"],
 			"env":{"MODEL":"sdxl"},"executionTimeoutMs":300000,"flashboot":true,"gpuCount":1,"gpuTypeIds":["NVIDIA GeForce RTX 4090"],"idleTimeout":5,"instanceIds":[],
-			"minCudaVersion":null,"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"QUEUE_DELAY","templateId":null,"version":3,"workersMax":3,"workersMin":0}`},
+			"minCudaVersion":null,"networkVolumeId":"vol1","networkVolumeIds":["vol1"],"scalerType":"QUEUE_DELAY","scalerValue":null,"templateId":null,"userId":null,"version":3,"workersMax":3,"workersMin":0}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -794,12 +794,35 @@ func TestUpdateEndpointErrors(t *testing.T) {
 		wantStatus(t, res, 504)
 		wantMessage(t, res, "gpuTypeIds: the v2 GPU catalog could not be read")
 	})
-	t.Run("applied but unreadable", func(t *testing.T) {
-		f := newFake(&quietTB{TB: t}, step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: `{"id":7}`})
+	t.Run("applied but unreadable, and not read again: its id", func(t *testing.T) {
+		f := newFake(&quietTB{TB: t}, step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: `{"id":7}`},
+			step{method: "GET", path: "/v2/serverless/e1", status: 500, body: problem(500, "boom")})
 		op := mustOp(t, "UpdateEndpoint")
 		res := op.Plan(context.Background(), &Request{Op: op, Params: params, Body: []byte(`{"name":"x"}`)}, f)
+		f.done()
 		wantStatus(t, res, 200)
-		wantWarning(t, res, "applied")
+		wantWarning(t, res, "nor the endpoint read again")
+		if string(res.Body) != `{"id":"e1"}` {
+			t.Errorf("answer %s", res.Body)
+		}
+	})
+	t.Run("applied but unreadable, read again: the whole endpoint", func(t *testing.T) {
+		f := newFake(&quietTB{TB: t}, step{method: "PATCH", path: "/v2/serverless/e1", status: 200, body: `{"id":7}`},
+			epGetStep("e1", endpoint("e1")), catalogStep(), releasesStep("e1", 2))
+		op := mustOp(t, "UpdateEndpoint")
+		res := op.Plan(context.Background(), &Request{Op: op, Params: params, Body: []byte(`{"name":"x"}`)}, f)
+		f.done()
+		wantStatus(t, res, 200)
+		wantWarning(t, res, "the update was applied but v2's answer could not be read; the endpoint was read again")
+		m := decodeV1(t, res.Body)
+		for _, k := range []string{"id", "name", "computeType", "gpuTypeIds", "idleTimeout", "scalerType", "scalerValue", "templateId", "userId", "version", "workersMax"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s absent: %s", k, res.Body)
+			}
+		}
+		if m["version"] != 2.0 {
+			t.Errorf("version %v", m["version"])
+		}
 	})
 }
 

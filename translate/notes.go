@@ -33,7 +33,7 @@ var NoteCodes = map[string]string{
 	CodeAnswerUnreadable:         "the change was applied but v2's answer could not be read",
 	CodeLoadBalancerEndpoint:     "a v2 LOAD_BALANCER endpoint was listed; v1 cannot describe it",
 	CodeGPUTypesOmitted:          "an endpoint's gpuTypeIds were answered null, or serverless workers' list prices (costPerHr, machine prices) were null: the v2 GPU catalog could not be read",
-	CodeVersionOmitted:           "an endpoint's version was omitted: its v2 releases could not be read",
+	CodeVersionOmitted:           "an endpoint's version was answered null: its v2 releases could not be read",
 	CodeIdleTimeoutDropped:       "idleTimeout was not applied (v2 has none for REQUEST_COUNT queue endpoints)",
 	CodeGPUPoolHazard:            "serverless GPU types became v2 pools minus exclusions; later pool additions become eligible",
 	CodeGPUTypesDropped:          "serverless GPU types that v2 cannot select were dropped",

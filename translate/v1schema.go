@@ -78,9 +78,15 @@ var V1Nulls = map[string][]string{
 	"Template": {"containerRegistryAuthId", "earned", "isPublic", "isRunpod", "readme", "runtimeInMin", "volumeInGb"},
 	// An endpoint: no CUDA minimum, no network volume, a templateId the
 	// gateway does not know (made outside it), the GPU count of a CPU
-	// endpoint (it has none), and what cannot be shown: a CUDA constraint
-	// outside v1's enum, the GPU types when the catalog is unreadable.
-	"Endpoint": {"allowedCudaVersions", "gpuCount", "gpuTypeIds", "minCudaVersion", "networkVolumeId", "templateId"},
+	// endpoint (it has none), the idle timeout of a REQUEST_COUNT queue
+	// endpoint (v2 has none), userId (v2 has no user id), version where it
+	// is not read (a list without includeWorkers: no v2 call per endpoint)
+	// or cannot be, and what cannot be shown: a CUDA constraint outside
+	// v1's enum, the GPU types when the catalog is unreadable, a
+	// fractional scalerValue (v1 types it integer), a createdAt or
+	// scalerType v2 does not give as a v1 value.
+	"Endpoint": {"allowedCudaVersions", "createdAt", "gpuCount", "gpuTypeIds", "idleTimeout", "minCudaVersion", "networkVolumeId",
+		"scalerType", "scalerValue", "templateId", "userId", "version"},
 	// A pod (podjson.V1Pod): what v2 does not expose (the host machine,
 	// the last status change, the renter, savings plans, a GPU pod's RAM
 	// and vCPUs, whether a volume is encrypted), what it has none of (no

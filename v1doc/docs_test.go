@@ -57,7 +57,7 @@ func TestDocsPage(t *testing.T) {
 	}
 	// Fields of request and answer schemas, and what is never returned.
 	for _, want := range []string{`id="schema-PodCreateInput"`, `<code>gpuTypeIds</code>`, `id="schema-NetworkVolume"`,
-		`<code>userId</code>: v2 has no such field`, `<code>dataCenterId</code> *`, "Never returned"} {
+		`<code>diskSpaceBilledGb</code>: v2 billing records carry no disk space`, `<code>userId</code></td><td>string, nullable`, `<code>dataCenterId</code> *`, "Never returned"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)
 		}

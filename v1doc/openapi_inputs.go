@@ -244,17 +244,19 @@ var endpointFieldDocs = map[string]string{
 	"instanceIds":         "CPU endpoints: {flavor}-{vcpuCount}-{memory} from v2 cpu[]; [] for GPU endpoints.",
 	"executionTimeoutMs":  "v2 timeout.",
 	"flashboot":           "v2 flashboot: OFF → false, FLASHBOOT or PRIORITY_FLASHBOOT → true (not in v1's Endpoint schema; the value of v1 create's and update's flashboot).",
-	"idleTimeout":         "v2 workers.idleTimeout; omitted when v2 has none (REQUEST_COUNT scaling).",
+	"idleTimeout":         "v2 workers.idleTimeout; null when v2 has none (REQUEST_COUNT queue endpoints).",
 	"workersMin":          "v2 workers.min.",
 	"workersMax":          "v2 workers.max.",
-	"scalerType":          "v2 scaling.type.",
-	"scalerValue":         "v2 scaling.queueDelay or requestCount; omitted when fractional (v1 types it as an integer).",
+	"scalerType":          "v2 scaling.type; null when it is neither QUEUE_DELAY nor REQUEST_COUNT.",
+	"scalerValue":         "v2 scaling.queueDelay or requestCount; null when fractional (v1 types it as an integer) or when v2 gives none.",
 	"networkVolumeId":     "The first of v2 networkVolumes; null when none.",
 	"networkVolumeIds":    "v2 networkVolumes.",
-	"version":             "v2 endpointVersion (GET /v2/serverless/{id}/releases, or the workers answer).",
+	"version":             "v2 endpointVersion (GET /v2/serverless/{id}/releases, or the workers answer), on create, get and update, and in lists with includeWorkers=true; null in lists without it (v2 gives it only per endpoint: no v2 call per listed endpoint) and when it cannot be read.",
 	"workers":             "With includeWorkers=true, and on create: the active workers of GET /v2/serverless/{id}/workers.",
 	"template":            "With includeTemplate=true, and on create: the template itself when the gateway knows the endpoint's templateId, else synthesised from the endpoint's own container settings (v2 keeps no link to the template); id is the endpoint's templateId when the gateway knows it.",
-	"templateId":          "The template the endpoint was created from (or last updated with) through the gateway, from its fact store; omitted for endpoints made elsewhere (v2 keeps no link).",
+	"templateId":          "The template the endpoint was created from (or last updated with) through the gateway, from its fact store; null for endpoints made elsewhere (v2 keeps no link).",
+	"createdAt":           "v2 createdAt; null when v2 gives none.",
+	"userId":              "Always null: v2 has no user id.",
 }
 
 var templateFieldDocs = map[string]string{
@@ -285,7 +287,7 @@ var answerExtras = map[string][]string{
 
 var podOmitted = omap[string]{}
 
-var endpointOmitted = omap[string]{{"userId", "v2 has no such field"}}
+var endpointOmitted = omap[string]{}
 
 var templateOmitted = omap[string]{}
 
@@ -313,7 +315,7 @@ func componentSchemas() (omap[*oaSchema], []string) {
 		g.docs[fieldOverride{v1TemplateType, f}] = d
 	}
 	g.byField[fieldOverride{v1EndpointType, "computeType"}] = &oaSchema{Type: "string", Enum: oaEnums["computeType"]}
-	g.byField[fieldOverride{v1EndpointType, "scalerType"}] = &oaSchema{Type: "string", Enum: oaEnums["scalerType"]}
+	g.byField[fieldOverride{v1EndpointType, "scalerType"}] = &oaSchema{Type: "string", Enum: oaEnums["scalerType"], Nullable: true}
 	g.byField[fieldOverride{v1TemplateType, "category"}] = &oaSchema{Type: "string", Enum: oaEnums["templateCategory"]}
 	g.byField[fieldOverride{v1PodType, "desiredStatus"}] = &oaSchema{Type: "string", Enum: oaEnums["desiredStatus"]}
 	g.byField[fieldOverride{v1WorkerType, "desiredStatus"}] = &oaSchema{Type: "string", Enum: oaEnums["desiredStatus"]}
