@@ -294,11 +294,19 @@ func updateTemplatePlan(ctx context.Context, req *Request, c Caller) *Result {
 	}
 	t, r := decodeV2[v2TemplateForPod](a, "a template")
 	if r != nil {
-		res := JSON(http.StatusOK, struct {
-			ID string `json:"id"`
-		}{id})
-		res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read")
-		return withNotes(res, notes)
+		// Applied (P4): say so rather than report a failure, and answer
+		// the template as v2 now has it, every v1 key (issue 37), when it
+		// can be read again; only its id otherwise. What the update told
+		// the gateway is remembered either way.
+		if t, r = getV2[v2TemplateForPod](ctx, req, c, path, "a template"); r != nil {
+			remember()
+			res := JSON(http.StatusOK, struct {
+				ID string `json:"id"`
+			}{id})
+			res.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read, nor the template read again ("+message1(r)+"): only its id is answered, and a serverless template's edits were not rolled out to its endpoints")
+			return withNotes(res, notes)
+		}
+		notes.warn(CodeAnswerUnreadable, "the update was applied but v2's answer could not be read; the template was read again")
 	}
 	if t.Serverless && !rollOutTemplate(ctx, req, c, id, t.Public, notes) {
 		// H3: v2 has no endpoint → template link; the gateway remembers the

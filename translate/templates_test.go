@@ -419,3 +419,44 @@ func mustBody(t *testing.T, bodies []string, want string) {
 	}
 	jsonEqual(t, "v2 body", []byte(bodies[0]), want)
 }
+
+// A template update v2 applied but answered unreadably (P4) is answered as
+// v2 now has it, read again, with every v1 key and the readme the update
+// told the gateway (remembered either way); only when that read fails too
+// is the id alone answered, saying so.
+func TestUpdateTemplateAppliedButUnreadable(t *testing.T) {
+	params := map[string]string{"templateId": "t1"}
+	update := func(t *testing.T, facts *fakeFacts, again step) *Result {
+		// The PATCH's answer is not a v2 Template: the fake is told not to
+		// fail on it (quietTB).
+		f := newFake(&quietTB{TB: t}, step{method: "PATCH", path: "/v2/templates/t1", status: 200, body: `{"id":7}`}, again)
+		op := mustOp(t, "UpdateTemplate")
+		res := op.Plan(context.Background(), &Request{Op: op, Params: params, Body: []byte(`{"name":"n","readme":"kept"}`), Facts: facts}, f)
+		f.done()
+		wantStatus(t, res, 200)
+		if fct := facts.m[FactTemplate+"/t1"].Template; fct == nil || fct.Readme == nil || *fct.Readme != "kept" {
+			t.Errorf("fact %+v", fct)
+		}
+		return res
+	}
+	t.Run("read again: the whole template", func(t *testing.T) {
+		res := update(t, newFakeFacts(), step{method: "GET", path: "/v2/templates/t1", status: 200, body: tpl("t1")})
+		wantWarning(t, res, "the update was applied but v2's answer could not be read; the template was read again")
+		m := decodeV1(t, res.Body)
+		for _, k := range []string{"id", "name", "imageName", "containerDiskInGb", "volumeInGb", "readme", "dockerEntrypoint", "isRunpod"} {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s absent: %s", k, res.Body)
+			}
+		}
+		if m["readme"] != "kept" {
+			t.Errorf("readme %v", m["readme"])
+		}
+	})
+	t.Run("not read again: its id, the readme still remembered", func(t *testing.T) {
+		res := update(t, newFakeFacts(), step{method: "GET", path: "/v2/templates/t1", status: 500, body: problem(500, "boom")})
+		wantWarning(t, res, "nor the template read again")
+		if string(res.Body) != `{"id":"t1"}` {
+			t.Errorf("answer %s", res.Body)
+		}
+	})
+}
