@@ -317,7 +317,7 @@ func componentSchemas() (omap[*oaSchema], []string) {
 	g.byField[fieldOverride{v1EndpointType, "computeType"}] = &oaSchema{Type: "string", Enum: oaEnums["computeType"]}
 	g.byField[fieldOverride{v1EndpointType, "scalerType"}] = &oaSchema{Type: "string", Enum: oaEnums["scalerType"], Nullable: true}
 	g.byField[fieldOverride{v1TemplateType, "category"}] = &oaSchema{Type: "string", Enum: oaEnums["templateCategory"]}
-	g.byField[fieldOverride{v1PodType, "desiredStatus"}] = &oaSchema{Type: "string", Enum: oaEnums["desiredStatus"]}
+	g.byField[fieldOverride{v1PodType, "desiredStatus"}] = &oaSchema{Type: "string", Enum: oaEnums["desiredStatus"], Nullable: true}
 	g.byField[fieldOverride{v1WorkerType, "desiredStatus"}] = &oaSchema{Type: "string", Enum: oaEnums["desiredStatus"]}
 	var out omap[*oaSchema]
 	add := func(name, desc string, s *oaSchema) {
@@ -328,7 +328,7 @@ func componentSchemas() (omap[*oaSchema], []string) {
 	pod := g.object(v1PodType)
 	mergeProperties(pod, g.object(v1WorkerType))
 	pod.XOmitted = podOmitted
-	add("Pod", "A v1 Pod built from a v2 Pod (or, for serverless workers, from a v2 Worker: id, image, gpu, lastStartedAt, endpointId, aiApiId, slsVersion, desiredStatus). Fields v2 cannot provide are omitted, never invented (see x-omitted).", pod)
+	add("Pod", "A v1 Pod built from a v2 Pod (or, for serverless workers, from a v2 Worker: id, image, gpu, lastStartedAt, endpointId, aiApiId, slsVersion, desiredStatus). Fields v2 cannot provide are null (nullable here), never invented.", pod)
 	add("PodCreateInput", "v1 PodCreateInput. Unknown fields are ignored and named in X-Compat-Warning. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docPodCreateInput]()))
 	add("PodUpdateInput", "v1 PodUpdateInput. Only the fields sent are changed; v1 defaults are never applied on update. An empty string is the same as not sending the field.", g.object(reflect.TypeFor[docPodUpdateInput]()))
 
