@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -368,10 +367,11 @@ func (b *bodyFields) name(field string) (string, bool) {
 }
 
 // familyField is a create field of one compute family and the values that
-// say nothing: v1's default and, for a few, 0 (besides null, "" and []).
+// say nothing: v1's default and, for a few, 0 (besides null, "" and []),
+// as encoding/json decodes them (float64, string).
 type familyField struct {
 	name  string
-	quiet []string // JSON values
+	quiet []any
 }
 
 // The create fields of each compute family (v1's document: "If set to CPU,
@@ -381,14 +381,14 @@ type familyField struct {
 // of its own on a CPU pod, and a pod's minCudaVersion none: runpodctl sends
 // its own default 12.4 on every create, CPU pods included.
 var (
-	podGPUFields = []familyField{{"gpuTypeIds", nil}, {"gpuCount", []string{"1"}}, {"allowedCudaVersions", nil},
-		{"gpuTypePriority", []string{`"availability"`}}, {"minRAMPerGPU", []string{"8", "0"}},
-		{"minVCPUPerGPU", []string{"2", "0"}}}
-	podCPUFields = []familyField{{"cpuFlavorIds", nil}, {"cpuFlavorPriority", []string{`"availability"`}},
-		{"vcpuCount", []string{"2"}}}
-	endpointGPUFields = []familyField{{"gpuTypeIds", nil}, {"gpuCount", []string{"1"}}, {"allowedCudaVersions", nil},
+	podGPUFields = []familyField{{"gpuTypeIds", nil}, {"gpuCount", []any{1.0}}, {"allowedCudaVersions", nil},
+		{"gpuTypePriority", []any{"availability"}}, {"minRAMPerGPU", []any{8.0, 0.0}},
+		{"minVCPUPerGPU", []any{2.0, 0.0}}}
+	podCPUFields = []familyField{{"cpuFlavorIds", nil}, {"cpuFlavorPriority", []any{"availability"}},
+		{"vcpuCount", []any{2.0}}}
+	endpointGPUFields = []familyField{{"gpuTypeIds", nil}, {"gpuCount", []any{1.0}}, {"allowedCudaVersions", nil},
 		{"minCudaVersion", nil}}
-	endpointCPUFields = []familyField{{"cpuFlavorIds", nil}, {"vcpuCount", []string{"2"}}}
+	endpointCPUFields = []familyField{{"cpuFlavorIds", nil}, {"vcpuCount", []any{2.0}}}
 )
 
 // saying names the fields of fields the body sends with a value that says
@@ -407,19 +407,17 @@ func (b *bodyFields) saying(fields []familyField) []string {
 		if json.Unmarshal(r, &got) != nil {
 			continue
 		}
-		if a, isArr := got.([]any); isArr && len(a) == 0 {
-			continue
-		}
-		quiet := false
-		for _, q := range f.quiet {
-			var v any
-			if json.Unmarshal([]byte(q), &v) == nil && reflect.DeepEqual(got, v) {
-				quiet = true
+		switch v := got.(type) {
+		case []any:
+			if len(v) == 0 {
+				continue
+			}
+		case float64, string:
+			if slices.Contains(f.quiet, got) {
+				continue
 			}
 		}
-		if !quiet {
-			out = append(out, f.name)
-		}
+		out = append(out, f.name)
 	}
 	return out
 }

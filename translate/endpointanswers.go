@@ -17,8 +17,9 @@ import (
 
 // endpointAnswers maps v2 endpoints to v1 ones and adds what needs other
 // calls: gpuTypeIds (the catalog, cat when already read), version, workers
-// and template. Failures of the optional parts leave the field out with a
-// warning; a failure of requested workers fails the request.
+// and template. Failures of the optional parts answer the field null (or,
+// for a template, the view synthesised from the endpoint) with a warning;
+// a failure of requested workers fails the request, but on a create.
 type endpointAnswers struct {
 	ctx   context.Context
 	req   *Request

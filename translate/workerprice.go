@@ -106,16 +106,17 @@ func roundPrice(v float64) float64 { return math.Round(v*1000) / 1000 }
 // includeWorkers), when one of them has a GPU type, and prices them. A
 // catalog that cannot be read leaves the prices null, with a warning.
 func workerPrices(ctx context.Context, req *Request, c Caller, ws []v1Worker, notes *Result) {
+	placed := false
 	for i := range ws {
-		if ws[i].GPU == nil {
-			continue
-		}
-		cat, r := readGPUPools(ctx, req, c, "the workers' list prices")
-		if r != nil {
-			notes.warn(CodeGPUTypesOmitted, "the serverless workers' costPerHr, adjustedCostPerHr and machine prices are null: "+message1(r))
-			return
-		}
-		priceWorkers(ws, cat)
+		placed = placed || ws[i].GPU != nil
+	}
+	if !placed {
+		return // no GPU type to price: the catalog is not read
+	}
+	cat, r := readGPUPools(ctx, req, c, "the workers' list prices")
+	if r != nil {
+		notes.warn(CodeGPUTypesOmitted, "the serverless workers' costPerHr, adjustedCostPerHr and machine prices are null: "+message1(r))
 		return
 	}
+	priceWorkers(ws, cat)
 }
